@@ -1,0 +1,69 @@
+// npm run lint: n8n's community-package scanner on the source and on the packed tarball (as n8n runs it
+// for verified nodes), typescript-eslint on the sandbox, tests and scripts, and a full type check.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+let failed = false;
+
+function report(label, result) {
+	if (result.passed) {
+		console.log(`ok   ${label}`);
+		return;
+	}
+	failed = true;
+	console.log(`FAIL ${label}: ${result.message}`);
+	if (result.details) console.log(result.details);
+}
+
+function checkManifest() {
+	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+	const problems = [];
+	if (pkg.dependencies && Object.keys(pkg.dependencies).length) problems.push('runtime "dependencies" are not allowed');
+	if (pkg.overrides) problems.push('"overrides" is not allowed');
+	const peers = Object.keys(pkg.peerDependencies ?? {});
+	if (peers.length !== 1 || pkg.peerDependencies['n8n-workflow'] !== '*') problems.push('the only peer must be n8n-workflow "*"');
+	if (JSON.stringify(pkg.files) !== '["dist"]') problems.push('"files" must be ["dist"]');
+	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
+}
+
+report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
+
+execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+report('scanner on the source (package.json, nodes/, credentials/)', await analyzePackage(root, SOURCE_FILE_PATTERNS));
+
+const packDir = mkdtempSync(path.join(os.tmpdir(), 'cm-pack-'));
+try {
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' });
+	const [{ filename }] = JSON.parse(out);
+	execFileSync('tar', ['-xzf', path.join(packDir, filename), '-C', packDir]);
+	report('scanner on the packed tarball (**/*.js, package.json)', await analyzePackage(path.join(packDir, 'package'), ['**/*.js', 'package.json']));
+} finally {
+	rmSync(packDir, { recursive: true, force: true });
+}
+
+const eslint = new ESLint({ cwd: root });
+const results = await eslint.lintFiles(['sandbox/**/*.ts', 'test/**/*.ts', 'scripts/**/*.{ts,mjs}']);
+const errors = results.reduce((sum, r) => sum + r.errorCount, 0);
+if (errors) {
+	console.log((await eslint.loadFormatter('stylish')).format(results));
+	report('typescript-eslint on sandbox/, test/, scripts/', { passed: false, message: `${errors} error(s)` });
+} else {
+	report('typescript-eslint on sandbox/, test/, scripts/', { passed: true });
+}
+
+try {
+	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.dev.json')], { cwd: root, stdio: 'inherit' });
+	report('type check (tsc -p tsconfig.dev.json)', { passed: true });
+} catch {
+	report('type check (tsc -p tsconfig.dev.json)', { passed: false, message: 'type errors above' });
+}
+
+process.exit(failed ? 1 : 0);
