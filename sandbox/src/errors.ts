@@ -42,6 +42,30 @@ export class ApiError extends Error {
 	static invalid(param: string, problem: string): ApiError {
 		return new ApiError('invalid_params', `${param}: ${problem}`, param);
 	}
+
+	static notFound(message: string): ApiError {
+		return new ApiError('not_found', message);
+	}
+
+	static forbidden(message: string): ApiError {
+		return new ApiError('forbidden', message);
+	}
+
+	static invalidState(message: string): ApiError {
+		return new ApiError('invalid_state', message);
+	}
+
+	/** The envelope of contract §3. */
+	toBody(requestId: string): { error: { code: ErrorCode; message: string; request_id: string; param?: string } } {
+		return {
+			error: {
+				code: this.code,
+				message: this.message,
+				request_id: requestId,
+				...(this.param === undefined ? {} : { param: this.param }),
+			},
+		};
+	}
 }
 
 /** The first zod issue as a 400 naming the field by its dotted path. */

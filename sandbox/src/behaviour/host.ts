@@ -92,6 +92,12 @@ export interface BehaviourHost {
 	listLeads(accountId: string): LeadRecord[];
 	/** Creates the lead exactly like POST /v1/leads would, firing lead.created and the CRM push. */
 	createLeadFromForm(submission: FormSubmission): LeadRecord;
+	/**
+	 * Optional, for the traffic simulator: creates the lead like createLeadFromForm but with created_at `at`
+	 * (a past sandbox time) and the given status (default `new`), firing no event and no CRM push, as seed
+	 * data does. Without it the simulator falls back to createLeadFromForm.
+	 */
+	seedLeadFromForm?(submission: FormSubmission, at: Date, status?: LeadStatus): LeadRecord;
 	/** Internal writes of the engine; they fire no events and do not touch updated_at. */
 	setLeadScore(leadId: string, score: number): void;
 	setLeadBehaviour(leadId: string, summary: BehaviorSummary): void;

@@ -1,0 +1,23 @@
+// /_sandbox: what the sandbox saw and sent (contract §13).
+import type { FastifyInstance } from 'fastify';
+import { controlRoute } from '../route';
+import type { Sandbox } from '../sandbox';
+
+export function registerLogControl(app: FastifyInstance, sandbox: Sandbox): void {
+	const logs = {
+		'/_sandbox/requests': sandbox.store.requests,
+		'/_sandbox/crm/pushes': sandbox.store.crmPushes,
+		'/_sandbox/deliveries': sandbox.store.deliveries,
+	};
+	for (const [url, entries] of Object.entries(logs)) {
+		controlRoute(app, { method: 'GET', url, handler: () => entries });
+		controlRoute(app, {
+			method: 'DELETE',
+			url,
+			handler: () => {
+				entries.length = 0;
+				return { cleared: true };
+			},
+		});
+	}
+}

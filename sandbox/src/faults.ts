@@ -1,0 +1,86 @@
+// Injected faults for /v1 requests and webhook deliveries (contract §13).
+import { z } from 'zod';
+import { Prng } from './prng';
+
+const rate = z.number().min(0).max(1);
+
+export const faultSettingsSchema = z
+	.object({
+		rate_429: rate.default(0),
+		rate_500: rate.default(0),
+		latency_ms: z.number().int().min(0).max(60_000).default(0),
+		drop_rate: rate.default(0),
+		methods: z.array(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])).min(1).optional(),
+		path_prefix: z.string().startsWith('/').max(500).optional(),
+		seed: z.number().int().default(1),
+	})
+	.strict()
+	.refine((s) => s.rate_429 + s.rate_500 + s.drop_rate <= 1, {
+		message: 'rate_429 + rate_500 + drop_rate must not exceed 1',
+		path: ['rate_429'],
+	});
+
+export type FaultSettings = z.infer<typeof faultSettingsSchema>;
+
+export type FaultOutcome = 'pass' | 'drop' | 'rate_429' | 'rate_500';
+
+export interface FaultDecision {
+	latencyMs: number;
+	outcome: FaultOutcome;
+}
+
+export const webhookFaultsSchema = z.object({ ignore_answers: z.number().int().min(0).max(1000) }).strict();
+
+export class Faults {
+	private settings: FaultSettings | null = null;
+	private prng = new Prng(1);
+	/** The next N webhook attempts count as failed whatever the receiver answered. */
+	private ignoreAnswers = 0;
+
+	set(settings: FaultSettings): void {
+		this.settings = settings;
+		this.prng = new Prng(settings.seed);
+	}
+
+	get current(): FaultSettings | null {
+		return this.settings;
+	}
+
+	clearRequestFaults(): void {
+		this.settings = null;
+	}
+
+	clear(): void {
+		this.settings = null;
+		this.ignoreAnswers = 0;
+	}
+
+	/** Decided before the request is processed; one draw per matching request keeps it deterministic. */
+	decide(method: string, path: string): FaultDecision | null {
+		const s = this.settings;
+		if (!s) return null;
+		if (s.methods && !(s.methods as string[]).includes(method)) return null;
+		if (s.path_prefix !== undefined && !path.startsWith(s.path_prefix)) return null;
+		const draw = this.prng.next();
+		let outcome: FaultOutcome = 'pass';
+		if (draw < s.drop_rate) outcome = 'drop';
+		else if (draw < s.drop_rate + s.rate_429) outcome = 'rate_429';
+		else if (draw < s.drop_rate + s.rate_429 + s.rate_500) outcome = 'rate_500';
+		return { latencyMs: s.latency_ms, outcome };
+	}
+
+	setIgnoreAnswers(count: number): void {
+		this.ignoreAnswers = count;
+	}
+
+	get pendingIgnoredAnswers(): number {
+		return this.ignoreAnswers;
+	}
+
+	/** True (and one fewer left) when this webhook attempt's answer is to be ignored. */
+	takeIgnoredAnswer(): boolean {
+		if (this.ignoreAnswers <= 0) return false;
+		this.ignoreAnswers--;
+		return true;
+	}
+}
