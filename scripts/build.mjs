@@ -1,6 +1,6 @@
 // Compiles nodes/ and credentials/ into dist/ and copies the icons and codex files next to them.
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', pat
 
 const ASSET = /\.(svg|png|json)$/;
 function copyAssets(dir) {
+	if (!existsSync(path.join(root, dir))) return;
 	for (const name of readdirSync(path.join(root, dir))) {
 		const rel = path.join(dir, name);
 		if (statSync(path.join(root, rel)).isDirectory()) copyAssets(rel);
