@@ -34,6 +34,19 @@ function checkManifest() {
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
+function checkTarball(paths) {
+	const stray = paths.filter((p) => !/^(dist\/|README\.md$|LICENSE$|package\.json$)/.test(p));
+	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+	const required = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
+	for (const node of pkg.n8n.nodes) {
+		const dir = path.posix.dirname(node);
+		required.push(node.replace(/\.js$/, '.json'), `${dir}/contentMarketing.svg`, `${dir}/contentMarketing.dark.svg`);
+	}
+	const missing = required.filter((p) => !paths.includes(p));
+	const problems = [...stray.map((p) => `not allowed: ${p}`), ...missing.map((p) => `missing: ${p}`)];
+	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
+}
+
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -42,7 +55,8 @@ report('scanner on the source (package.json, nodes/, credentials/)', await analy
 const packDir = mkdtempSync(path.join(os.tmpdir(), 'cm-pack-'));
 try {
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' });
-	const [{ filename }] = JSON.parse(out);
+	const [{ filename, files }] = JSON.parse(out);
+	report('tarball holds only dist/, README.md, LICENSE, package.json, with every node, icon and codex', checkTarball(files.map((f) => f.path)));
 	execFileSync('tar', ['-xzf', path.join(packDir, filename), '-C', packDir]);
 	report('scanner on the packed tarball (**/*.js, package.json)', await analyzePackage(path.join(packDir, 'package'), ['**/*.js', 'package.json']));
 } finally {

@@ -11,6 +11,7 @@ import { registerCrmRoutes } from './routes/crm';
 import { registerLeadRoutes } from './routes/leads';
 import { registerPublicLink } from './routes/public-link';
 import { registerResourceRoutes } from './routes/resources';
+import { registerSampleFiles } from './routes/sample-files';
 import { registerUserAndCtaRoutes } from './routes/users-ctas';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { Sandbox, type SandboxOptions } from './sandbox';
@@ -51,6 +52,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 	registerWebhookRoutes(app, sandbox);
 	registerUserAndCtaRoutes(app, sandbox);
 	registerPublicLink(app, sandbox);
+	registerSampleFiles(app);
 	registerControl(app, sandbox);
 	sandbox.engine = registerBehaviour(app, createBehaviourHost(sandbox));
 

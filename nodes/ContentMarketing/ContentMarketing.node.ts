@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { router } from './actions/router';
+import { properties } from './actions/versionDescription';
+import { listSearch, loadOptions } from './methods';
+
+export class ContentMarketing implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Content Marketing',
+		name: 'contentMarketing',
+		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Manage leads, content resources, analytics and webhook endpoints of the Content Marketing service',
+		defaults: { name: 'Content Marketing' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'contentMarketingApi', required: true }],
+		properties,
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,15 @@
+import { assertEnum } from '../../helpers/validation';
+import { analyticsOperation } from './analyticsOperation';
+import { GRANULARITIES, granularityField, optionsCollection, periodFields, resourceFilterField } from './filters';
+import { simplifyLeadTrend } from './simplify';
+
+/** Simplified: one item per day, week or month with its leads, conversions and conversion rate. */
+export const { description, execute } = analyticsOperation({
+	operation: 'getLeadTrend',
+	properties: [...periodFields, granularityField, resourceFilterField, optionsCollection()],
+	path: () => '/v1/analytics/leads',
+	extraQuery(itemIndex) {
+		return { granularity: assertEnum.call(this, this.getNodeParameter('granularity', itemIndex), GRANULARITIES, 'Granularity', itemIndex) };
+	},
+	simplify: simplifyLeadTrend,
+});

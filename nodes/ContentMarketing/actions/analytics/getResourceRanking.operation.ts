@@ -1,0 +1,63 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { assertEnum, assertInteger } from '../../helpers/validation';
+import { analyticsOperation } from './analyticsOperation';
+import { optionsCollection, periodFields } from './filters';
+import { simplifyList } from './simplify';
+
+const SORTS = ['page_views', 'unique_visitors', 'leads', 'conversion_rate', 'avg_dwell_seconds'] as const;
+const ORDERS = ['desc', 'asc'] as const;
+
+const rankingOptions: INodeProperties[] = [
+	{
+		displayName: 'Rank By',
+		name: 'sort',
+		type: 'options',
+		options: [
+			{ name: 'Average Dwell Time', value: 'avg_dwell_seconds' },
+			{ name: 'Conversion Rate', value: 'conversion_rate' },
+			{ name: 'Leads', value: 'leads' },
+			{ name: 'Page Views', value: 'page_views' },
+			{ name: 'Unique Visitors', value: 'unique_visitors' },
+		],
+		default: 'page_views',
+	},
+	{
+		displayName: 'Order',
+		name: 'order',
+		type: 'options',
+		options: [
+			{ name: 'Best First', value: 'desc' },
+			{ name: 'Worst First', value: 'asc' },
+		],
+		default: 'desc',
+	},
+];
+
+/** Simplified: one item per ranked resource, with its rank and the period. */
+export const { description, execute } = analyticsOperation({
+	operation: 'getResourceRanking',
+	properties: [
+		...periodFields,
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+		optionsCollection(rankingOptions),
+	],
+	path: () => '/v1/analytics/resources',
+	extraQuery(itemIndex) {
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const qs: IDataObject = {
+			limit: assertInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1, max: 100 }),
+		};
+		if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, SORTS, 'Rank By', itemIndex);
+		if (options.order !== undefined) qs.order = assertEnum.call(this, options.order, ORDERS, 'Order', itemIndex);
+		return qs;
+	},
+	simplify: simplifyList,
+});

@@ -1,0 +1,90 @@
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { invalidField } from '../../helpers/validation';
+
+const COMMON_ZONES: INodePropertyOptions[] = [
+	{ name: 'America/Chicago', value: 'America/Chicago' },
+	{ name: 'America/Denver', value: 'America/Denver' },
+	{ name: 'America/Los_Angeles', value: 'America/Los_Angeles' },
+	{ name: 'America/New_York', value: 'America/New_York' },
+	{ name: 'America/Sao_Paulo', value: 'America/Sao_Paulo' },
+	{ name: 'Asia/Dubai', value: 'Asia/Dubai' },
+	{ name: 'Asia/Kolkata', value: 'Asia/Kolkata' },
+	{ name: 'Asia/Shanghai', value: 'Asia/Shanghai' },
+	{ name: 'Asia/Singapore', value: 'Asia/Singapore' },
+	{ name: 'Asia/Tokyo', value: 'Asia/Tokyo' },
+	{ name: 'Australia/Sydney', value: 'Australia/Sydney' },
+	{ name: 'Europe/Berlin', value: 'Europe/Berlin' },
+	{ name: 'Europe/London', value: 'Europe/London' },
+	{ name: 'Europe/Paris', value: 'Europe/Paris' },
+	{ name: 'UTC', value: 'UTC' },
+];
+
+/** Options-collection entries: the time zone that decides where days begin and end (§7). */
+export const timezoneFields: INodeProperties[] = [
+	{
+		displayName: 'Time Zone',
+		name: 'timezone',
+		type: 'options',
+		options: [
+			{
+				name: 'Service Default (UTC+08:00)',
+				value: 'default',
+				description: "The service's default time zone, China Standard Time",
+			},
+			{
+				name: 'Workflow Time Zone',
+				value: 'workflow',
+				description: 'The time zone set in the workflow settings (or the n8n instance)',
+			},
+			...COMMON_ZONES,
+			{
+				name: 'Custom',
+				value: 'custom',
+				description: 'Any IANA time zone or UTC offset',
+			},
+		],
+		default: 'default',
+		description: 'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
+	},
+	{
+		displayName: 'Custom Time Zone',
+		name: 'customTimezone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Europe/Madrid or -05:30',
+		description: 'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM',
+		displayOptions: { show: { timezone: ['custom'] } },
+	},
+];
+
+const OFFSET = /^[+-](?:0\d|1[0-4]):[0-5]\d$/;
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+
+function isKnownZone(name: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: name });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The `timezone` query value for the chosen option; undefined for the service's default. */
+export function readTimezone(this: IExecuteFunctions, choice: unknown, custom: unknown, itemIndex: number): string | undefined {
+	if (choice === undefined || choice === '' || choice === 'default') return undefined;
+	if (choice === 'workflow') return this.getTimezone();
+	const field = choice === 'custom' ? 'Custom Time Zone' : 'Time Zone';
+	const zone = String(choice === 'custom' ? (custom ?? '') : choice).trim();
+	if (zone === '') throw invalidField.call(this, field, 'is required when the time zone is Custom', itemIndex);
+	if (OFFSET.test(zone)) return zone;
+	if (!ZONE_NAME.test(zone) || !isKnownZone(zone)) {
+		throw invalidField.call(
+			this,
+			field,
+			`expected an IANA time zone like Europe/Berlin or an offset like +08:00 or -05:30, got "${zone}"`,
+			itemIndex,
+		);
+	}
+	return zone;
+}

@@ -1,0 +1,110 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { apiRequest } from '../../transport';
+import { apiUpload } from '../../transport/upload';
+import { readUploadFile } from './binaryFile';
+import type { UploadLimitSetting } from './constants';
+import { FILE_TYPE_OPTIONS, FILE_TYPES, RESOURCE_TYPES } from './constants';
+import {
+	binaryPropertyField,
+	ctaField,
+	descriptionField,
+	tagsField,
+	titleField,
+	trackVisitorsField,
+	typeField,
+	uploadLimitField,
+} from './fields';
+import { readOptionalMetadata, readTitle, readType, toMultipartFields } from './resourceBody';
+
+const fromBinary = { show: { inputData: ['binary'] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Data',
+		name: 'inputData',
+		type: 'options',
+		options: [
+			{
+				name: 'From Fields',
+				value: 'fields',
+				description: 'Create the resource from metadata only (e.g. an article)',
+			},
+			{
+				name: 'From Binary File',
+				value: 'binary',
+				description: 'Upload a file (PDF, video, ...) from an input binary field',
+			},
+		],
+		default: 'fields',
+	},
+	{ ...binaryPropertyField, displayOptions: fromBinary },
+	titleField,
+	{ ...typeField, displayOptions: { show: { inputData: ['fields'] } } },
+	{
+		...typeField,
+		options: FILE_TYPE_OPTIONS,
+		default: 'pdf',
+		description: 'Types that can carry a file',
+		displayOptions: fromBinary,
+	},
+	trackVisitorsField,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [ctaField, descriptionField, tagsField],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: fromBinary,
+		options: [uploadLimitField],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contentResource'], operation: ['create'] } },
+	properties,
+);
+
+async function createOne(this: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): Promise<IDataObject> {
+	const inputData = this.getNodeParameter('inputData', itemIndex) as 'fields' | 'binary';
+	const isFile = inputData === 'binary';
+	const body: IDataObject = {
+		title: readTitle.call(this, this.getNodeParameter('title', itemIndex), itemIndex),
+		type: readType.call(this, this.getNodeParameter('type', itemIndex), isFile ? FILE_TYPES : RESOURCE_TYPES, itemIndex),
+		...readOptionalMetadata.call(
+			this,
+			{
+				...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+				trackVisitors: this.getNodeParameter('trackVisitors', itemIndex, true),
+			},
+			itemIndex,
+			false,
+		),
+	};
+
+	if (!isFile) return (await apiRequest.call(this, 'POST', '/v1/resources', { body, itemIndex })) as IDataObject;
+
+	const options = this.getNodeParameter('options', itemIndex, {}) as { uploadLimit?: UploadLimitSetting };
+	const file = await readUploadFile.call(
+		this,
+		items,
+		itemIndex,
+		this.getNodeParameter('binaryPropertyName', itemIndex),
+		options.uploadLimit ?? 'free',
+	);
+	return await apiUpload.call(this, 'POST', '/v1/resources', toMultipartFields(body), file, itemIndex);
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => await createOne.call(this, items, itemIndex));
+}

@@ -1,0 +1,25 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { apiRequest } from '../../transport';
+import { resourceLocator } from './fields';
+import { readResourceId } from './resourceBody';
+
+const properties: INodeProperties[] = [
+	{ ...resourceLocator, description: 'The resource to delete. Deletion is irreversible: its public link stops working.' },
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contentResource'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const id = readResourceId.call(this, itemIndex);
+		const answer = (await apiRequest.call(this, 'DELETE', `/v1/resources/${id}`, { itemIndex })) as IDataObject;
+		// §6 answers { id, deleted: true }; a bare 204 means the same.
+		return { id: typeof answer.id === 'string' ? answer.id : id, deleted: answer.deleted !== false };
+	});
+}

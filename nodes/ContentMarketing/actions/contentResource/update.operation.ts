@@ -1,0 +1,100 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { invalidField } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { apiUpload } from '../../transport/upload';
+import { readUploadFile } from './binaryFile';
+import type { UploadLimitSetting } from './constants';
+import { FILE_TYPES, RESOURCE_TYPES } from './constants';
+import {
+	binaryPropertyField,
+	ctaField,
+	descriptionField,
+	resourceLocator,
+	tagsField,
+	titleField,
+	trackVisitorsField,
+	typeField,
+	uploadLimitField,
+} from './fields';
+import { readOptionalMetadata, readResourceId, readTitle, readType, toMultipartFields } from './resourceBody';
+
+const withFile = { show: { replaceFile: [true] } };
+
+const properties: INodeProperties[] = [
+	resourceLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Fields that are not added keep their current value',
+		options: [
+			{ ...ctaField, hint: 'Leave empty to detach the current CTA' },
+			{ ...descriptionField, description: 'At most 5,000 characters. Leave empty to clear the description.' },
+			{ ...tagsField, description: `${tagsField.description} Replaces the current tags; leave empty to remove them all.` },
+			{ ...titleField, required: false },
+			{ ...trackVisitorsField },
+			{ ...typeField, description: 'A resource that carries a file must keep a file type (PDF, Video, E-Book, Whitepaper, Infographic)' },
+		],
+	},
+	{
+		displayName: 'Replace File',
+		name: 'replaceFile',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to upload a new file for the resource from an input binary field',
+	},
+	{ ...binaryPropertyField, displayOptions: withFile },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: withFile,
+		options: [uploadLimitField],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contentResource'], operation: ['update'] } },
+	properties,
+);
+
+async function updateOne(this: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): Promise<IDataObject> {
+	const id = readResourceId.call(this, itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const replaceFile = this.getNodeParameter('replaceFile', itemIndex, false) as boolean;
+
+	const body: IDataObject = {};
+	if (fields.title !== undefined) body.title = readTitle.call(this, fields.title, itemIndex);
+	if (fields.type !== undefined) {
+		body.type = readType.call(this, fields.type, replaceFile ? FILE_TYPES : RESOURCE_TYPES, itemIndex);
+	}
+	Object.assign(body, readOptionalMetadata.call(this, fields, itemIndex, true));
+
+	if (!replaceFile) {
+		if (Object.keys(body).length === 0) {
+			throw invalidField.call(this, 'Update Fields', 'nothing to update: add at least one field, or turn on "Replace File"', itemIndex);
+		}
+		return (await apiRequest.call(this, 'PUT', `/v1/resources/${id}`, { body, itemIndex })) as IDataObject;
+	}
+
+	const options = this.getNodeParameter('options', itemIndex, {}) as { uploadLimit?: UploadLimitSetting };
+	const file = await readUploadFile.call(
+		this,
+		items,
+		itemIndex,
+		this.getNodeParameter('binaryPropertyName', itemIndex),
+		options.uploadLimit ?? 'free',
+	);
+	return await apiUpload.call(this, 'PUT', `/v1/resources/${id}`, toMultipartFields(body), file, itemIndex);
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => await updateOne.call(this, items, itemIndex));
+}

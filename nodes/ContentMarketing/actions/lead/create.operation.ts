@@ -1,0 +1,87 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readCustomFields } from '../../helpers/customFields';
+import { forEachItem } from '../../helpers/items';
+import { assertEmail, assertEnum, assertMaxLength } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { customFieldsOptions, SOURCE_CHANNELS, sourceChannelOptions } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'E-mail address of the lead',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Company',
+				name: 'company',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Analytical Engines',
+			},
+			...customFieldsOptions,
+			{
+				displayName: 'Job Title',
+				name: 'job_title',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. CTO',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ada Lovelace',
+			},
+			{
+				displayName: 'Source Channel',
+				name: 'source_channel',
+				type: 'options',
+				options: sourceChannelOptions,
+				default: 'api',
+				description: 'Where the lead came from',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['create'] } }, properties);
+
+const TEXT_FIELDS: Array<[key: string, label: string]> = [
+	['name', 'Name'],
+	['company', 'Company'],
+	['job_title', 'Job Title'],
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const body: IDataObject = { email: assertEmail.call(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex) };
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		for (const [key, label] of TEXT_FIELDS) {
+			const value = additional[key];
+			if (typeof value === 'string' && value.trim() !== '') {
+				body[key] = assertMaxLength.call(this, value.trim(), 200, label, itemIndex);
+			}
+		}
+		if (additional.source_channel !== undefined) {
+			body.source_channel = assertEnum.call(this, additional.source_channel, SOURCE_CHANNELS, 'Source Channel', itemIndex);
+		}
+		const customFields = readCustomFields.call(this, additional, itemIndex);
+		if (customFields !== undefined) body.custom_fields = customFields;
+		// The transport sends a fresh Idempotency-Key with this POST, so a retry after a 5xx cannot create twice (§8).
+		return await apiRequest.call(this, 'POST', '/v1/leads', { body, itemIndex });
+	});
+}

@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { getLocatorId } from '../../helpers/locator';
+import { simplifyLead } from '../../helpers/simplify';
+import { apiRequest } from '../../transport';
+import { leadLocator, simplifyField } from './fields';
+
+const properties: INodeProperties[] = [{ ...leadLocator, description: 'The lead to get' }, simplifyField];
+
+export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
+		const lead = await apiRequest.call(this, 'GET', `/v1/leads/${leadId}`, { itemIndex });
+		return this.getNodeParameter('simplify', itemIndex, true) ? simplifyLead(lead) : (lead as IDataObject);
+	});
+}

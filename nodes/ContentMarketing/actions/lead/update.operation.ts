@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readCustomFields } from '../../helpers/customFields';
+import { forEachItem } from '../../helpers/items';
+import { getLocatorId } from '../../helpers/locator';
+import { assertEnum, assertId, assertMaxLength, invalidField } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { customFieldsOptions, LEAD_STATUSES, leadLocator, statusOptions, UNASSIGN } from './fields';
+
+const properties: INodeProperties[] = [
+	{ ...leadLocator, description: 'The lead to update' },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Only these fields of a lead can be changed; add at least one',
+		options: [
+			{
+				displayName: 'Assigned To Name or ID',
+				name: 'assigned_to',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getAssignees' },
+				default: '',
+				description:
+					'The user the lead is assigned to, or "Nobody" to remove the assignment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			...customFieldsOptions,
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				placeholder: 'e.g. Asked for a demo next week',
+				description: 'Internal notes on the lead; empty clears them',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: statusOptions,
+				default: 'contacted',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['update'] } }, properties);
+
+function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
+	const body: IDataObject = {};
+	if (fields.status !== undefined) body.status = assertEnum.call(this, fields.status, LEAD_STATUSES, 'Status', itemIndex);
+	if (fields.assigned_to !== undefined) {
+		body.assigned_to =
+			fields.assigned_to === UNASSIGN ? null : assertId.call(this, fields.assigned_to, 'user', 'Assigned To', itemIndex);
+	}
+	if (fields.notes !== undefined) {
+		const notes = typeof fields.notes === 'string' ? fields.notes : String(fields.notes);
+		body.notes = notes === '' ? null : assertMaxLength.call(this, notes, 10_000, 'Notes', itemIndex);
+	}
+	const customFields = readCustomFields.call(this, fields, itemIndex);
+	if (customFields !== undefined) body.custom_fields = customFields;
+	if (Object.keys(body).length === 0) {
+		throw invalidField.call(
+			this,
+			'Update Fields',
+			'add at least one field to update (Status, Assigned To, Notes or Custom Fields)',
+			itemIndex,
+		);
+	}
+	return body;
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
+		const body = updateBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);
+		return await apiRequest.call(this, 'PATCH', `/v1/leads/${leadId}`, { body, itemIndex });
+	});
+}

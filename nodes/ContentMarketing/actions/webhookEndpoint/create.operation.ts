@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { assertMaxLength, assertUrl } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { activeField, descriptionField, eventsField, readEvents, urlField } from './fields';
+
+export const SECRET_HINT =
+	'Store the secret now: the service returns it only in this answer. Receivers use it to verify the CM-Signature header of each delivery.';
+
+const properties: INodeProperties[] = [
+	urlField,
+	eventsField,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [activeField, descriptionField],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const body: IDataObject = {
+			url: assertUrl.call(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex),
+			events: readEvents.call(this, this.getNodeParameter('events', itemIndex, []), itemIndex),
+		};
+		if (typeof additional.description === 'string' && additional.description !== '') {
+			body.description = assertMaxLength.call(this, additional.description, 500, 'Description', itemIndex);
+		}
+		if (additional.active !== undefined) body.active = additional.active === true;
+		const endpoint = await apiRequest.call(this, 'POST', '/v1/webhooks', { body, itemIndex });
+		return typeof endpoint.secret === 'string' ? { ...endpoint, secret_hint: SECRET_HINT } : endpoint;
+	});
+}

@@ -1,0 +1,19 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { getLocatorId } from '../../helpers/locator';
+import { apiRequest } from '../../transport';
+import { webhookLocator } from './fields';
+
+const properties: INodeProperties[] = [{ ...webhookLocator, description: 'The webhook endpoint to delete' }];
+
+export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
+		await apiRequest.call(this, 'DELETE', `/v1/webhooks/${id}`, { itemIndex });
+		return { id, deleted: true };
+	});
+}

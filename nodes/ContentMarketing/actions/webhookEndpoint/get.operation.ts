@@ -1,0 +1,18 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { getLocatorId } from '../../helpers/locator';
+import { apiRequest } from '../../transport';
+import { webhookLocator } from './fields';
+
+const properties: INodeProperties[] = [{ ...webhookLocator, description: 'The webhook endpoint to get' }];
+
+export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
+		return await apiRequest.call(this, 'GET', `/v1/webhooks/${id}`, { itemIndex });
+	});
+}

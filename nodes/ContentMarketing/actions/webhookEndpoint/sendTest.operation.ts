@@ -1,0 +1,24 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { getLocatorId } from '../../helpers/locator';
+import { apiRequest } from '../../transport';
+import { webhookLocator } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		...webhookLocator,
+		description: 'The endpoint that receives one webhook.test event now, whatever its events and active setting',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['sendTest'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
+		const result = await apiRequest.call(this, 'POST', `/v1/webhooks/${id}/test`, { itemIndex });
+		return { endpoint_id: id, ...result };
+	});
+}

@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { getLocatorId } from '../../helpers/locator';
+import { assertMaxLength, assertUrl, invalidField } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { activeField, descriptionField, eventsField, readEvents, urlField, webhookLocator } from './fields';
+
+const properties: INodeProperties[] = [
+	{ ...webhookLocator, description: 'The webhook endpoint to update' },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Add at least one field to change',
+		options: [
+			activeField,
+			descriptionField,
+			{ ...eventsField, required: false },
+			{ ...urlField, required: false },
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['update'] } }, properties);
+
+function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
+	const body: IDataObject = {};
+	if (fields.url !== undefined) body.url = assertUrl.call(this, fields.url, 'URL', itemIndex);
+	if (fields.events !== undefined) body.events = readEvents.call(this, fields.events, itemIndex);
+	if (fields.description !== undefined) {
+		body.description = assertMaxLength.call(this, String(fields.description), 500, 'Description', itemIndex);
+	}
+	if (fields.active !== undefined) body.active = fields.active === true;
+	if (Object.keys(body).length === 0) {
+		throw invalidField.call(this, 'Update Fields', 'add at least one field to update (URL, Events, Description or Active)', itemIndex);
+	}
+	return body;
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
+		const body = updateBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);
+		return await apiRequest.call(this, 'PATCH', `/v1/webhooks/${id}`, { body, itemIndex });
+	});
+}

@@ -1,0 +1,95 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
+
+import type { NodeContext } from './validation';
+import { invalidField } from './validation';
+
+/** §5: at most 50 keys; a key starts with a letter; values are strings up to 1,000 characters, numbers, booleans or null. */
+const KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const MAX_KEYS = 50;
+const MAX_VALUE_LENGTH = 1_000;
+
+export type CustomFieldValue = string | number | boolean | null;
+
+export const CUSTOM_FIELDS_UI_LABEL = 'Custom Fields';
+export const CUSTOM_FIELDS_JSON_LABEL = 'Custom Fields (JSON)';
+
+interface CustomFieldPair {
+	key?: string;
+	value?: string;
+}
+
+function checkEntry(this: NodeContext, key: string, value: unknown, field: string, itemIndex: number): CustomFieldValue {
+	if (!KEY.test(key)) {
+		throw invalidField.call(
+			this,
+			field,
+			`the key "${key}" must start with a letter and hold only letters, digits and _ (at most 64 characters)`,
+			itemIndex,
+		);
+	}
+	if (value === null || typeof value === 'boolean') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	if (typeof value === 'string') {
+		if (value.length > MAX_VALUE_LENGTH) {
+			throw invalidField.call(this, field, `the value of "${key}" is longer than ${MAX_VALUE_LENGTH} characters`, itemIndex);
+		}
+		return value;
+	}
+	throw invalidField.call(this, field, `the value of "${key}" must be a string, number, boolean or null`, itemIndex);
+}
+
+/** Key/value pairs of the fixedCollection `{ field: [{ key, value }] }`; values stay strings. */
+export function customFieldsFromPairs(this: NodeContext, ui: IDataObject | undefined, itemIndex: number): IDataObject {
+	const pairs = (ui?.field as CustomFieldPair[] | undefined) ?? [];
+	const fields: IDataObject = {};
+	for (const pair of pairs) {
+		const key = (pair.key ?? '').trim();
+		if (key === '') throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, 'every entry needs a key', itemIndex);
+		if (key in fields) throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, `the key "${key}" is given twice`, itemIndex);
+		fields[key] = checkEntry.call(this, key, pair.value ?? '', CUSTOM_FIELDS_UI_LABEL, itemIndex);
+	}
+	return fields;
+}
+
+/** A JSON object (text or already parsed); `null` values remove a key on update. */
+export function customFieldsFromJson(this: NodeContext, json: unknown, itemIndex: number): IDataObject {
+	if (json === undefined) return {};
+	let parsed: unknown = json;
+	if (typeof json === 'string') {
+		if (json.trim() === '') return {};
+		try {
+			parsed = jsonParse<unknown>(json);
+		} catch {
+			throw invalidField.call(this, CUSTOM_FIELDS_JSON_LABEL, 'is not valid JSON', itemIndex);
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw invalidField.call(this, CUSTOM_FIELDS_JSON_LABEL, 'must be a JSON object like {"plan": "pro"}', itemIndex);
+	}
+	const fields: IDataObject = {};
+	for (const [key, value] of Object.entries(parsed)) {
+		fields[key] = checkEntry.call(this, key, value, CUSTOM_FIELDS_JSON_LABEL, itemIndex);
+	}
+	return fields;
+}
+
+/**
+ * The custom fields of an item from both inputs of a collection (`customFieldsUi` pairs and `customFieldsJson`);
+ * the JSON wins for a key given in both. Undefined when neither is set.
+ */
+export function readCustomFields(
+	this: IExecuteFunctions,
+	collection: IDataObject,
+	itemIndex: number,
+): IDataObject | undefined {
+	if (collection.customFieldsUi === undefined && collection.customFieldsJson === undefined) return undefined;
+	const fields = {
+		...customFieldsFromPairs.call(this, collection.customFieldsUi as IDataObject | undefined, itemIndex),
+		...customFieldsFromJson.call(this, collection.customFieldsJson, itemIndex),
+	};
+	if (Object.keys(fields).length > MAX_KEYS) {
+		throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, `at most ${MAX_KEYS} custom fields are allowed`, itemIndex);
+	}
+	return fields;
+}

@@ -1,0 +1,76 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+import { readPage } from '../transport/paging';
+
+const PAGE_SIZE = 50;
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** One page of a list endpoint, with the server-side search `q` when the endpoint has one. */
+async function searchPage(
+	this: ILoadOptionsFunctions,
+	path: string,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+	serverSearch: boolean,
+): Promise<{ items: IDataObject[]; next?: string }> {
+	const qs: IDataObject = { limit: PAGE_SIZE };
+	if (serverSearch && filter) qs.q = filter.slice(0, 200);
+	if (paginationToken) qs.cursor = paginationToken;
+	return readPage<IDataObject>(await apiRequest.call(this, 'GET', path, { qs }));
+}
+
+export async function searchLeads(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await searchPage.call(this, '/v1/leads', filter, paginationToken, true);
+	const results: INodeListSearchItems[] = page.items.map((lead) => {
+		const email = text(lead.email) ?? String(lead.id);
+		const name = text(lead.name);
+		return { name: name ? `${name} <${email}>` : email, value: String(lead.id) };
+	});
+	return { results, paginationToken: page.next };
+}
+
+export async function searchResources(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await searchPage.call(this, '/v1/resources', filter, paginationToken, true);
+	const results: INodeListSearchItems[] = page.items.map((resource) => ({
+		name: `${text(resource.title) ?? String(resource.id)} (${String(resource.type)}, ${String(resource.status)})`,
+		value: String(resource.id),
+		url: text(resource.url),
+	}));
+	return { results, paginationToken: page.next };
+}
+
+/** Webhook endpoints have no server-side search: the page is filtered by URL and description here. */
+export async function searchWebhookEndpoints(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await searchPage.call(this, '/v1/webhooks', filter, paginationToken, false);
+	const needle = filter?.trim().toLowerCase();
+	const results: INodeListSearchItems[] = page.items
+		.filter(
+			(endpoint) =>
+				!needle ||
+				[endpoint.url, endpoint.description, endpoint.id].some((value) => String(value ?? '').toLowerCase().includes(needle)),
+		)
+		.map((endpoint) => {
+			const label = text(endpoint.description);
+			return {
+				name: label ? `${label} (${String(endpoint.url)})` : String(endpoint.url ?? endpoint.id),
+				value: String(endpoint.id),
+			};
+		});
+	return { results, paginationToken: page.next };
+}

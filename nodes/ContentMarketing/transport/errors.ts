@@ -1,0 +1,96 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** The service's error, read from the body shapes of §3 and §11. */
+export interface ServiceError {
+	status: number;
+	code: string;
+	message: string;
+	requestId?: string;
+	param?: string;
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+	400: 'invalid_params',
+	401: 'unauthorized',
+	403: 'forbidden',
+	404: 'not_found',
+	405: 'method_not_allowed',
+	409: 'conflict',
+	413: 'file_too_large',
+	429: 'rate_limited',
+};
+
+const HINT_BY_STATUS: Record<number, string> = {
+	401: 'The API key was refused: check the API key in the Content Marketing API credential.',
+	403: 'The API key has no permission for this (a read-only key, or an object of another account).',
+	429: 'The rate limit was still exceeded after several retries; try again later or with fewer items.',
+};
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export function readServiceError(status: number, body: unknown, headers?: IDataObject): ServiceError {
+	const envelope = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : {};
+	const plain = typeof body === 'string' ? body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300) : undefined;
+	const code =
+		text(envelope.code) ??
+		(isObject(body) ? text(body.error) : undefined) ??
+		CODE_BY_STATUS[status] ??
+		(status >= 500 ? 'server_error' : `http_${status}`);
+	const message =
+		text(envelope.message) ??
+		(isObject(body) ? text(body.message) : undefined) ??
+		text(plain) ??
+		`The service answered HTTP ${status}`;
+	return {
+		status,
+		code,
+		message,
+		requestId: text(envelope.request_id) ?? text(headers?.['x-request-id']),
+		param: text(envelope.param),
+	};
+}
+
+function withItem(message: string, itemIndex: number | undefined): string {
+	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
+}
+
+/** A NodeApiError made only from the service's answer: no request options, so no credential, can leak into it. */
+export function serviceApiError(node: INode, error: ServiceError, itemIndex?: number): NodeApiError {
+	const details = [
+		`HTTP ${error.status} ${error.code}`,
+		error.param ? `parameter: ${error.param}` : undefined,
+		error.requestId ? `request ID: ${error.requestId}` : undefined,
+		HINT_BY_STATUS[error.status],
+	].filter((part): part is string => part !== undefined);
+	const response: JsonObject = {
+		code: error.code,
+		message: error.message,
+		request_id: error.requestId ?? null,
+		param: error.param ?? null,
+		status: error.status,
+	};
+	return new NodeApiError(node, response, {
+		message: withItem(`${error.message} (${error.code})`, itemIndex),
+		description: details.join(' · '),
+		httpCode: String(error.status),
+		itemIndex,
+	});
+}
+
+/** The service could not be reached at all (refused, unknown host, reset after the retries). */
+export function connectionApiError(node: INode, baseUrl: string, code: string | undefined, itemIndex?: number): NodeApiError {
+	// The message must not contain the system code itself: n8n would replace it with a generic text.
+	const response: JsonObject = { message: 'connection failed', network_error: code ?? null };
+	return new NodeApiError(node, response, {
+		message: withItem('Could not connect to the Content Marketing API', itemIndex),
+		description: `${code ?? 'Network error'} while calling ${baseUrl}. Check the Base URL in the credential and that the service is reachable.`,
+		itemIndex,
+	});
+}

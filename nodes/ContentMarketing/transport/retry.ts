@@ -1,0 +1,89 @@
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+
+/** §11: without Retry-After, wait 1 s, 2 s, 4 s ... at most 30 s, for at most 6 retries. */
+export const MAX_RETRIES = 6;
+const BASE_DELAY_MS = 1_000;
+const MAX_DELAY_MS = 30_000;
+/** A Retry-After longer than this is cut short; the next attempt then simply waits again. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+const IDEMPOTENT_METHODS: IHttpRequestMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
+
+/** Network failures after which the request may or may not have reached the service. */
+const TRANSIENT_NETWORK_CODES = ['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
+const TRANSIENT_NETWORK_MESSAGES = ['socket hang up'];
+
+/** Whether sending the request twice is safe: idempotent methods, and POSTs carrying an Idempotency-Key (§8). */
+export function isReplayable(method: IHttpRequestMethods, hasIdempotencyKey: boolean, isMultipart: boolean): boolean {
+	if (isMultipart) return false;
+	return IDEMPOTENT_METHODS.includes(method) || (method === 'POST' && hasIdempotencyKey);
+}
+
+export function backoffDelay(attempt: number): number {
+	const delay = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
+	// Up to 10 % jitter so that parallel executions do not retry in lockstep.
+	return Math.round(delay * (1 + Math.random() * 0.1));
+}
+
+/** Milliseconds to wait according to a Retry-After header (seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterDelay(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
+	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+	const text = String(raw).trim();
+	if (text === '') return undefined;
+	const seconds = Number(text);
+	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(MAX_RETRY_AFTER_MS, Math.round(seconds * 1000));
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));
+}
+
+interface ErrorSignals {
+	codes: string[];
+	messages: string[];
+}
+
+const SYSTEM_CODE = /\bE[A-Z_]{3,}\b/g;
+
+/**
+ * Codes and messages along an error's cause chain. n8n-core wraps network failures in a NodeApiError whose
+ * `httpCode` holds the system code (ECONNRESET, ...) and whose `messages` keep the original texts.
+ */
+function errorSignals(error: unknown): ErrorSignals {
+	const signals: ErrorSignals = { codes: [], messages: [] };
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+		const { code, httpCode, message, messages, cause } = current as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			messages?: unknown;
+			cause?: unknown;
+		};
+		const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter(
+			(text): text is string => typeof text === 'string',
+		);
+		for (const candidate of [code, httpCode]) {
+			if (typeof candidate === 'string') signals.codes.push(candidate.toUpperCase());
+		}
+		for (const text of texts) {
+			signals.messages.push(text.toLowerCase());
+			signals.codes.push(...(text.match(SYSTEM_CODE) ?? []));
+		}
+		current = cause;
+	}
+	return signals;
+}
+
+export function isTransientNetworkError(error: unknown): boolean {
+	const { codes, messages } = errorSignals(error);
+	return (
+		codes.some((code) => TRANSIENT_NETWORK_CODES.includes(code)) ||
+		messages.some((message) => TRANSIENT_NETWORK_MESSAGES.some((text) => message.includes(text)))
+	);
+}
+
+/** The first Node.js system error code (ECONNREFUSED, ENOTFOUND, ...) along the cause chain. */
+export function networkErrorCode(error: unknown): string | undefined {
+	return errorSignals(error).codes.find((code) => /^E[A-Z_]{3,}$/.test(code));
+}

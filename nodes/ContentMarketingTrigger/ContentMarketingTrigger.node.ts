@@ -1,0 +1,67 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchResources } from '../ContentMarketing/methods/listSearch';
+import { receiveDelivery } from './delivery';
+import { triggerProperties } from './description';
+import { checkExists, create, remove } from './lifecycle';
+
+export class ContentMarketingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Content Marketing Trigger',
+		name: 'contentMarketingTrigger',
+		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when leads are created or change status in Content Marketing',
+		defaults: {
+			name: 'Content Marketing Trigger',
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'contentMarketingApi',
+				required: true,
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	methods = {
+		listSearch: { searchResources },
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDelivery.call(this);
+	}
+}

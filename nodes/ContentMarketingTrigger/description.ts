@@ -1,0 +1,85 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['lead.created'],
+		description: 'The events to listen to',
+		options: [
+			{
+				name: 'Lead Created',
+				value: 'lead.created',
+				description: 'A lead was created (form submission, import or API)',
+			},
+			{
+				name: 'Lead Status Updated',
+				value: 'lead.status_updated',
+				description: "A lead's status changed",
+			},
+		],
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simple',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Only Lead Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Only start the workflow for leads whose status (after the change) is one of these; leave empty for all',
+				options: [
+					{ name: 'Contacted', value: 'contacted' },
+					{ name: 'Converted', value: 'converted' },
+					{ name: 'Lost', value: 'lost' },
+					{ name: 'New', value: 'new' },
+					{ name: 'Qualified', value: 'qualified' },
+				],
+			},
+			{
+				displayName: 'Only Source Resource',
+				name: 'sourceResource',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Only start the workflow for leads that originated on this content resource',
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'searchResources', searchable: true },
+					},
+					{
+						displayName: 'By ID',
+						name: 'id',
+						type: 'string',
+						placeholder: 'res_8k2m4n6p8r0t2v4x',
+						validation: [
+							{
+								type: 'regex',
+								properties: {
+									regex: '^res_[A-Za-z0-9]{1,64}$',
+									errorMessage: 'A resource ID looks like res_8k2m4n6p8r0t2v4x',
+								},
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+];

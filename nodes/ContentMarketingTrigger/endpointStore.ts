@@ -1,0 +1,72 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { toSeenIds } from './eventDedupe';
+
+/**
+ * What the node keeps in its static data, per webhook URL:
+ * `{ endpoints: { "<url>": { id, secret, seen: ["evt_...", ...] } } }`.
+ *
+ * Keyed by URL because the test URL and the production URL each get their own endpoint (and
+ * secret). n8n gives test webhooks a separate, unsaved static data object, so in n8n one object
+ * normally holds one URL; the map keeps both apart if they ever share one.
+ *
+ * Written by replacing the top-level `endpoints` value: n8n's change tracking (ObservableObject)
+ * only sees assignments on objects that existed when the static data was loaded.
+ */
+export interface EndpointRecord {
+	url: string;
+	id: string;
+	/** `whsec_...`, returned only by `POST /v1/webhooks` (contract §10). */
+	secret: string;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function endpointsOf(data: IDataObject): IDataObject {
+	return isObject(data.endpoints) ? data.endpoints : {};
+}
+
+function toRecord(url: string, value: unknown): EndpointRecord | undefined {
+	if (!isObject(value)) return undefined;
+	const { id, secret } = value;
+	if (typeof id !== 'string' || typeof secret !== 'string' || id === '' || secret === '') return undefined;
+	return { url, id, secret };
+}
+
+export function readEndpoints(data: IDataObject): EndpointRecord[] {
+	return Object.entries(endpointsOf(data))
+		.map(([url, value]) => toRecord(url, value))
+		.filter((record): record is EndpointRecord => record !== undefined);
+}
+
+export function getRecord(data: IDataObject, url: string): EndpointRecord | undefined {
+	return toRecord(url, endpointsOf(data)[url]);
+}
+
+/** Event ids already accepted through this URL's endpoint, oldest first. */
+export function readSeen(data: IDataObject, url: string): string[] {
+	const value = endpointsOf(data)[url];
+	return isObject(value) ? toSeenIds(value.seen) : [];
+}
+
+/** Stores a new endpoint (and forgets the ids seen by any earlier one for this URL). */
+export function setRecord(data: IDataObject, { url, id, secret }: EndpointRecord): void {
+	data.endpoints = { ...endpointsOf(data), [url]: { id, secret, seen: [] } };
+}
+
+export function setSeen(data: IDataObject, url: string, seen: string[]): void {
+	const endpoints = endpointsOf(data);
+	const current = endpoints[url];
+	if (!isObject(current)) return;
+	data.endpoints = { ...endpoints, [url]: { ...current, seen } };
+}
+
+export function removeRecord(data: IDataObject, url: string): void {
+	const endpoints = endpointsOf(data);
+	if (!(url in endpoints)) return;
+	const { [url]: _removed, ...rest } = endpoints;
+	if (Object.keys(rest).length === 0) delete data.endpoints;
+	else data.endpoints = rest;
+}

@@ -1,0 +1,159 @@
+// The Manual-Trigger examples, each run headless with `n8n execute --id X --rawOutput` and checked
+// against what the sandbox and the SMTP sink recorded.
+import assert from 'node:assert/strict';
+
+import { readCsv, WORKFLOWS } from './examples.mjs';
+import { executeWorkflow, nodeOutput } from './n8n.mjs';
+
+const json = (items) => items.map((item) => item.json);
+
+async function run(stack, key) {
+	const { run: result } = await executeWorkflow(WORKFLOWS[key].id, { userFolder: stack.userFolder, env: stack.n8nEnv });
+	assert.equal(result.status, 'success', `execution of ${WORKFLOWS[key].id} ended with status ${result.status}`);
+	return result;
+}
+
+/** /v1 requests the sandbox logged after `mark` (an index into the log). */
+async function requestsSince(client, mark) {
+	return (await client.control('GET', '/_sandbox/requests')).slice(mark);
+}
+
+async function requestMark(client) {
+	return (await client.control('GET', '/_sandbox/requests')).length;
+}
+
+/** bulk-import-leads-from-spreadsheet: every CSV row became a lead, and all were synced in one batch call. */
+export async function checkBulkImport(stack) {
+	const { client } = stack.sandbox;
+	const rows = readCsv();
+	const mark = await requestMark(client);
+	const result = await run(stack, 'bulkImport');
+
+	const extracted = json(nodeOutput(result, 'Extract Rows'));
+	assert.deepEqual(extracted.map((r) => r.email), rows.map((r) => r.email), 'Extract Rows: the CSV rows in order');
+
+	const created = json(nodeOutput(result, 'Create Lead'));
+	assert.equal(created.length, rows.length, 'Create Lead: one lead per CSV row');
+	for (const [i, row] of rows.entries()) {
+		const lead = created[i];
+		assert.match(lead.id, /^lead_/, `row ${i + 1}: lead id`);
+		const stored = await client.api('GET', `/v1/leads/${lead.id}`);
+		assert.equal(stored.email, row.email, `row ${i + 1}: e-mail in the sandbox`);
+		assert.equal(stored.name, row.name || null, `row ${i + 1}: name`);
+		assert.equal(stored.company, row.company || null, `row ${i + 1}: company`);
+		assert.equal(stored.job_title, row.job_title || null, `row ${i + 1}: job title`);
+		assert.equal(stored.source_channel, 'import', `row ${i + 1}: source channel`);
+		assert.deepEqual(stored.custom_fields, { country: row.country, plan: row.plan }, `row ${i + 1}: custom fields`);
+	}
+
+	const synced = json(nodeOutput(result, 'Sync Leads to CRM'));
+	assert.deepEqual(synced.map((s) => s.lead_id), created.map((l) => l.id), 'Sync Leads to CRM: one result per lead, in order');
+	assert.ok(synced.every((s) => s.synced === true && /^crm_/.test(s.crm_record_id)), 'Sync Leads to CRM: every lead synced');
+
+	const ids = new Set(created.map((l) => l.id));
+	const pushes = (await client.control('GET', '/_sandbox/crm/pushes')).filter((p) => ids.has(p.lead_id));
+	for (const id of ids) {
+		assert.equal(pushes.filter((p) => p.lead_id === id && p.reason === 'batch').length, 1, `${id}: one batch CRM push`);
+	}
+	const requests = await requestsSince(client, mark);
+	assert.equal(requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads').length, rows.length, 'one POST /v1/leads per row');
+	assert.equal(
+		requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads/batch-sync-crm').length,
+		1,
+		'one batch-sync-crm call for all rows',
+	);
+	return { detail: `${rows.length} leads created from leads.csv, synced in 1 batch call, ${pushes.length} CRM pushes` };
+}
+
+/** upload-pdf-publish-and-report-link: the PDF was uploaded, the resource is published and its link answers. */
+export async function checkUploadPdf(stack) {
+	const { client, url: sandboxUrl } = stack.sandbox;
+	const pdf = Buffer.from(await (await fetch(`${sandboxUrl}/_sandbox/files/sample.pdf`)).arrayBuffer());
+	const result = await run(stack, 'uploadPdf');
+
+	const output = json(nodeOutput(result, 'Title and Link'));
+	assert.equal(output.length, 1, 'Title and Link: one item');
+	const { title, link } = output[0];
+	assert.deepEqual(Object.keys(output[0]).sort(), ['link', 'title'], 'Title and Link: exactly { title, link }');
+	assert.equal(title, 'Content Marketing sample PDF');
+	const match = new RegExp(`^${sandboxUrl.replace(/[.]/g, '\\.')}/c/(res_[A-Za-z0-9]+)$`).exec(link);
+	assert.ok(match, `link ${link} is the public link of a resource`);
+
+	const resource = await client.api('GET', `/v1/resources/${match[1]}`);
+	assert.equal(resource.status, 'published', 'resource status');
+	assert.ok(resource.published_at, 'published_at is set');
+	assert.equal(resource.type, 'pdf');
+	assert.deepEqual(resource.tags, ['report', 'n8n']);
+	assert.deepEqual(resource.file, { name: 'sample.pdf', size: pdf.length, mime_type: 'application/pdf' }, 'uploaded file');
+
+	const page = await fetch(link);
+	assert.equal(page.status, 200, `GET ${link}`);
+	assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+	assert.ok((await page.text()).includes(title), 'the public page shows the title');
+	return { detail: `${match[1]} published (${pdf.length}-byte PDF), ${link} answers 200` };
+}
+
+const FUNNEL_LABELS = {
+	page_view: 'Viewed a resource',
+	scroll_50pct: 'Scrolled past 50%',
+	cta_view: 'Saw the call to action',
+	cta_click: 'Clicked the call to action',
+	form_submit: 'Submitted the form',
+};
+
+/** The lines the digest must hold, computed from the sandbox's own answers. */
+function expectedDigestLines(overview, funnel, channels) {
+	const s = overview.summary;
+	const t = overview.trend;
+	return [
+		`Content Marketing digest, ${overview.period.start_date} to ${overview.period.end_date}`,
+		`Page views: ${s.total_page_views} (${t.page_views_vs_prev} vs previous period)`,
+		`Unique visitors: ${s.unique_visitors}`,
+		`Leads: ${s.total_leads} (${t.leads_vs_prev} vs previous period)`,
+		`Lead conversion rate: ${s.lead_conversion_rate}`,
+		`Average dwell time: ${s.avg_dwell_seconds} s`,
+		`Average scroll depth: ${s.avg_scroll_depth}`,
+		...funnel.funnel_steps.map((f) => `${FUNNEL_LABELS[f.step]}: ${f.count} (${f.rate})`),
+		...channels.data
+			.slice(0, 5)
+			.map((c, i) => `${i + 1}. ${c.source}: ${c.visits} visits, ${c.unique_visitors} visitors, ${c.leads} leads (${c.conversion_rate})`),
+	];
+}
+
+/** weekly-analytics-digest: one e-mail whose numbers are the sandbox's answers to the node's queries. */
+export async function checkDigest(stack) {
+	const { client } = stack.sandbox;
+	const mark = await requestMark(client);
+	const before = stack.smtp.to('marketing@example.com').length;
+	const result = await run(stack, 'digest');
+	assert.equal(nodeOutput(result, 'Email Digest').length, 1, 'Email Digest: one e-mail sent');
+
+	const requests = (await requestsSince(client, mark)).filter((r) => r.method === 'GET');
+	const replay = async (path) => {
+		const sent = requests.filter((r) => r.path === path);
+		assert.equal(sent.length, 1, `one GET ${path}`);
+		assert.equal(sent[0].status, 200, `GET ${path} answered 200`);
+		const query = new URLSearchParams(sent[0].query);
+		assert.equal(query.get('days'), '7', `${path}: days=7`);
+		assert.equal(query.get('timezone'), 'UTC', `${path}: the workflow time zone (UTC here)`);
+		return client.api('GET', `${path}?${sent[0].query}`);
+	};
+	const overview = await replay('/v1/analytics/overview');
+	const funnel = await replay('/v1/analytics/funnel');
+	const channels = await replay('/v1/analytics/channels');
+	assert.ok(overview.summary.total_page_views > 0, 'the demo data has page views in the last 7 days');
+
+	const mail = await stack.smtp.waitFor((m) => m.envelope.to.includes('marketing@example.com'), { label: 'digest e-mail' });
+	assert.equal(stack.smtp.to('marketing@example.com').length, before + 1, 'exactly one digest e-mail');
+	assert.equal(
+		mail.subject,
+		`Content Marketing digest ${overview.period.start_date} to ${overview.period.end_date}: ${overview.summary.total_page_views} page views, ${overview.summary.total_leads} leads`,
+	);
+	const lines = mail.text.split('\n');
+	for (const line of expectedDigestLines(overview, funnel, channels)) {
+		assert.ok(lines.includes(line), `digest e-mail holds "${line}"\n--- e-mail text ---\n${mail.text}`);
+	}
+	return {
+		detail: `e-mail "${mail.subject}" matches the sandbox (${funnel.funnel_steps.length} funnel steps, ${Math.min(5, channels.data.length)} channels)`,
+	};
+}

@@ -1,0 +1,99 @@
+// new-lead-to-crm-and-email, live: published, `n8n start`, one endpoint registered in the sandbox,
+// then leads created through the API start exactly one execution each; only company leads reach the
+// CRM sync and the sales e-mail.
+import assert from 'node:assert/strict';
+
+import { findNode, readExample, WORKFLOWS } from './examples.mjs';
+import { executionData, listExecutions, runN8nOk, startN8n, waitForExecutions } from './n8n.mjs';
+
+const SETTLE_MS = 4_000;
+const SALES = 'sales@example.com';
+
+/** The URL n8n registers for the trigger node (fixed webhookId in the workflow JSON). */
+export function triggerWebhookUrl(baseUrl) {
+	const { webhookId } = findNode(readExample('newLead'), 'New Lead');
+	return `${baseUrl}/webhook/${webhookId}/webhook`;
+}
+
+export async function publishTrigger(stack) {
+	await runN8nOk(['publish:workflow', `--id=${WORKFLOWS.newLead.id}`], { userFolder: stack.userFolder, env: stack.n8nEnv });
+	return { detail: WORKFLOWS.newLead.id };
+}
+
+export async function startServer(stack, { port } = {}) {
+	const n8n = await startN8n({ userFolder: stack.userFolder, port, env: stack.n8nEnv });
+	stack.onClose(() => n8n.stop());
+	const seconds = await n8n.ready;
+	return Object.assign(n8n, { detail: `${n8n.baseUrl} ready in ${seconds.toFixed(1)} s` });
+}
+
+/** Exactly one endpoint for the trigger's URL, subscribed to lead.created, and no other endpoint. */
+export async function checkEndpoint(stack, n8n) {
+	const url = triggerWebhookUrl(n8n.baseUrl);
+	const all = (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+	const ours = all.filter((e) => e.url === url);
+	assert.equal(ours.length, 1, `one endpoint for ${url}; the sandbox has: ${JSON.stringify(all.map((e) => e.url))}`);
+	assert.equal(all.length, 1, 'no other endpoint registered');
+	assert.deepEqual(ours[0].events, ['lead.created']);
+	assert.equal(ours[0].active, true);
+	return Object.assign(ours[0], { detail: `${ours[0].id} -> ${url}` });
+}
+
+async function deliveriesOf(stack, endpointId) {
+	return (await stack.sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
+		(d) => d.endpoint_id === endpointId && d.type === 'lead.created',
+	);
+}
+
+async function manualPushes(stack, leadId) {
+	return (await stack.sandbox.client.control('GET', '/_sandbox/crm/pushes')).filter((p) => p.lead_id === leadId && p.reason === 'manual');
+}
+
+/** A company lead: one execution, one CRM sync, one e-mail to sales; one delivery, no retry. */
+export async function checkCompanyLead(stack, endpoint) {
+	const { userFolder } = stack;
+	const lead = await stack.sandbox.client.api('POST', '/v1/leads', {
+		email: `e2e.buyer.${Date.now()}@acme-robotics.example`,
+		name: 'Erin Example',
+		company: 'Acme Robotics',
+		job_title: 'Head of Growth',
+	});
+	const executions = await waitForExecutions(userFolder, WORKFLOWS.newLead.id, { count: 1, mode: 'webhook', settleMs: SETTLE_MS });
+	assert.equal(executions.length, 1, `exactly one execution after one lead.created (got ${executions.length})`);
+	assert.equal(executions[0].status, 'success', 'the execution succeeded');
+	assert.equal((await listExecutions(userFolder, WORKFLOWS.newLead.id)).length, 1, 'no execution of another mode');
+
+	const mail = await stack.smtp.waitFor((m) => m.envelope.to.includes(SALES), { label: 'sales e-mail' });
+	assert.equal(stack.smtp.to(SALES).length, 1, 'exactly one sales e-mail');
+	assert.equal(mail.subject, 'New lead: Erin Example (Acme Robotics)');
+	const pushes = await manualPushes(stack, lead.id);
+	assert.equal(pushes.length, 1, 'one CRM sync by the workflow');
+	for (const line of [`E-mail: ${lead.email}`, `Lead ID: ${lead.id}`, `CRM record: hubspot ${pushes[0].crm_record_id}`]) {
+		assert.ok(mail.text.split('\n').some((l) => l.startsWith(line)), `sales e-mail holds "${line}"\n---\n${mail.text}`);
+	}
+
+	const deliveries = await deliveriesOf(stack, endpoint.id);
+	assert.equal(deliveries.length, 1, 'one delivery attempt');
+	assert.equal(deliveries[0].ok, true, `the delivery was acknowledged: ${JSON.stringify(deliveries[0])}`);
+	return { detail: `${lead.id}: 1 execution, CRM ${pushes[0].crm_record_id}, e-mail "${mail.subject}"` };
+}
+
+/** A lead without a company: one more execution that stops at the filter; no sync, no e-mail. */
+export async function checkFilteredLead(stack, endpoint) {
+	const { userFolder } = stack;
+	const lead = await stack.sandbox.client.api('POST', '/v1/leads', { email: `e2e.reader.${Date.now()}@mailbox.example` });
+	const executions = await waitForExecutions(userFolder, WORKFLOWS.newLead.id, { count: 2, mode: 'webhook', settleMs: SETTLE_MS });
+	assert.equal(executions.length, 2, `exactly two executions after two leads (got ${executions.length})`);
+	assert.equal(executions[1].status, 'success');
+	const { data } = await executionData(userFolder, executions[1].id);
+	const ran = Object.keys(data.resultData.runData);
+	assert.deepEqual(ran.sort(), ['Company lead?', 'New Lead'], `the second execution stops at the filter (ran: ${ran.join(', ')})`);
+	const trigger = data.resultData.runData['New Lead'][0].data.main[0][0].json;
+	assert.equal(trigger.id, lead.id, 'the trigger output is the new lead');
+	assert.equal(trigger.event_type, 'lead.created');
+	assert.equal((await manualPushes(stack, lead.id)).length, 0, 'no CRM sync for the filtered lead');
+	assert.equal(stack.smtp.to(SALES).length, 1, 'still one sales e-mail');
+	const deliveries = await deliveriesOf(stack, endpoint.id);
+	assert.deepEqual(deliveries.map((d) => d.ok), [true, true], 'two deliveries in all, both acknowledged at the first attempt');
+	return { detail: `${lead.id}: execution ${executions[1].id} stopped at "Company lead?"` };
+}

@@ -1,0 +1,90 @@
+// The example workflows (examples/*.json) and the credentials they reference, made ready to import
+// into a test n8n: credentials pointing at the sandbox and the SMTP sink, and the few values a user
+// would change (file path, download URL) set for this machine.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { PROJECT_ROOT } from './install-n8n.mjs';
+
+export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
+export const CSV_FILE = path.join(EXAMPLES_DIR, 'data', 'leads.csv');
+
+/** Credential ids and names as the example workflows reference them. */
+export const CREDENTIALS = {
+	contentMarketing: { id: 'cmExampleCred0001', name: 'Content Marketing account', type: 'contentMarketingApi' },
+	smtp: { id: 'smtpExampleCred01', name: 'SMTP account', type: 'smtp' },
+};
+
+export const WORKFLOWS = {
+	newLead: { file: 'new-lead-to-crm-and-email.json', id: 'cmNewLeadToCrmEmail' },
+	digest: { file: 'weekly-analytics-digest.json', id: 'cmWeeklyDigest' },
+	bulkImport: { file: 'bulk-import-leads-from-spreadsheet.json', id: 'cmBulkImportLeads' },
+	uploadPdf: { file: 'upload-pdf-publish-and-report-link.json', id: 'cmUploadPdfPublish' },
+};
+
+export function readExample(key) {
+	const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, WORKFLOWS[key].file), 'utf8'));
+	if (workflow.id !== WORKFLOWS[key].id) throw new Error(`${WORKFLOWS[key].file}: id is ${workflow.id}, expected ${WORKFLOWS[key].id}`);
+	return workflow;
+}
+
+export function findNode(workflow, name) {
+	const node = workflow.nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`workflow "${workflow.name}" has no node "${name}"`);
+	return node;
+}
+
+/** `import:credentials` input: plain data, encrypted by n8n with the e2e key. */
+export function credentialsFor({ sandboxUrl, apiKey, smtpPort }) {
+	const { contentMarketing, smtp } = CREDENTIALS;
+	return [
+		{ ...contentMarketing, data: { apiKey, baseUrl: sandboxUrl } },
+		{
+			...smtp,
+			data: { user: '', password: '', host: '127.0.0.1', port: smtpPort, secure: false, disableStartTls: true, hostName: '' },
+		},
+	];
+}
+
+/** All examples, with the CSV path and the PDF URL of this machine. */
+export function workflowsFor({ sandboxUrl, csvFile = CSV_FILE }) {
+	const bulk = readExample('bulkImport');
+	findNode(bulk, 'Read leads.csv').parameters.fileSelector = csvFile;
+	const upload = readExample('uploadPdf');
+	findNode(upload, 'Download PDF').parameters.url = `${sandboxUrl}/_sandbox/files/sample.pdf`;
+	return [readExample('newLead'), readExample('digest'), bulk, upload];
+}
+
+/** n8n 2.x reads files only below N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files). */
+export const n8nFileAccessEnv = { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(CSV_FILE) };
+
+/** Minimal CSV reader for the shipped leads.csv (quoted fields, no newlines inside them). */
+export function readCsv(file = CSV_FILE) {
+	const rows = fs
+		.readFileSync(file, 'utf8')
+		.split(/\r?\n/)
+		.filter((line) => line.trim() !== '')
+		.map((line) => {
+			const cells = [];
+			let cell = '';
+			let quoted = false;
+			for (let i = 0; i < line.length; i++) {
+				const c = line[i];
+				if (quoted && c === '"' && line[i + 1] === '"') {
+					cell += '"';
+					i++;
+				} else if (c === '"') {
+					quoted = !quoted;
+				} else if (c === ',' && !quoted) {
+					cells.push(cell);
+					cell = '';
+				} else {
+					cell += c;
+				}
+			}
+			cells.push(cell);
+			return cells;
+		});
+	const [header, ...body] = rows;
+	return body.map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
+}

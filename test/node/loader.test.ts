@@ -1,0 +1,111 @@
+// The built package as n8n loads a community package: n8n-core's PackageDirectoryLoader on the package root.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { PackageDirectoryLoader } from 'n8n-core';
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PACKAGE = 'n8n-nodes-content-marketing';
+
+let loader: PackageDirectoryLoader;
+
+beforeAll(async () => {
+	loader = new PackageDirectoryLoader(ROOT);
+	await loader.loadAll();
+});
+
+/** `icons/<package>/<path>` as the loader writes it, checked against the file system. */
+function iconFile(iconUrl: unknown): string {
+	expect(typeof iconUrl).toBe('string');
+	const prefix = `icons/${PACKAGE}/`;
+	expect(String(iconUrl).startsWith(prefix)).toBe(true);
+	return path.join(ROOT, String(iconUrl).slice(prefix.length));
+}
+
+function expectThemedIcons(iconUrl: unknown): void {
+	const { light, dark } = iconUrl as { light: string; dark: string };
+	expect(light).not.toBe(dark);
+	for (const file of [iconFile(light), iconFile(dark)]) {
+		expect(existsSync(file)).toBe(true);
+		expect(file.endsWith('.svg')).toBe(true);
+	}
+}
+
+test('every file package.json lists exists', () => {
+	const { n8n } = loader.packageJson;
+	for (const file of [...(n8n?.nodes ?? []), ...(n8n?.credentials ?? [])]) {
+		expect(existsSync(path.join(ROOT, file))).toBe(true);
+	}
+});
+
+test('both nodes and the credential load under the package name', () => {
+	expect(loader.packageName).toBe(PACKAGE);
+	expect(Object.keys(loader.nodeTypes).sort()).toEqual(['contentMarketing', 'contentMarketingTrigger']);
+	expect(Object.keys(loader.credentialTypes)).toEqual(['contentMarketingApi']);
+	expect(loader.known.credentials.contentMarketingApi.supportedNodes?.sort()).toEqual([
+		'contentMarketing',
+		'contentMarketingTrigger',
+	]);
+});
+
+test.each(['contentMarketing', 'contentMarketingTrigger'])('%s: icons, codex and parameters resolve', (name) => {
+	const description = loader.nodeTypes[name].type.description as INodeTypeDescription;
+	expectThemedIcons(description.iconUrl);
+	expect(description.codex?.categories?.length).toBeGreaterThan(0);
+	expect(description.codex?.resources?.primaryDocumentation?.[0]?.url).toMatch(/^https:\/\//);
+	expect(description.codex?.resources?.credentialDocumentation?.[0]?.url).toMatch(/^https:\/\//);
+	expect(description.credentials?.map((credential) => credential.name)).toEqual(['contentMarketingApi']);
+	// n8n resolves the defaults of every parameter as the editor does when the node is added.
+	const parameters = NodeHelpers.getNodeParameters(description.properties, {}, true, false, null, description);
+	expect(parameters).not.toBeNull();
+});
+
+test('the action node: usable as a tool, its load-options methods registered', () => {
+	const { type } = loader.nodeTypes.contentMarketing;
+	const description = type.description as INodeTypeDescription;
+	expect(description.usableAsTool).toBe(true);
+	// the category the issue and the codex docs name ("Marketing & Content"), for both nodes
+	expect(description.codex?.categories).toEqual(['Marketing & Content']);
+	expect(description.__loadOptionsMethods?.sort()).toEqual(['getAssignees', 'getCtas', 'getEventTypes', 'getUsers']);
+	expect(Object.keys((type as { methods?: { listSearch?: object } }).methods?.listSearch ?? {}).sort()).toEqual([
+		'searchLeads',
+		'searchResources',
+		'searchWebhookEndpoints',
+	]);
+	const resource = description.properties.find((property) => property.name === 'resource');
+	expect(resource?.options?.map((option) => (option as { value: string }).value)).toEqual([
+		'analytics',
+		'contentResource',
+		'lead',
+		'webhookEndpoint',
+	]);
+});
+
+test('every list search and load-options method a parameter names exists', () => {
+	const { type } = loader.nodeTypes.contentMarketing;
+	const methods = (type as { methods?: { listSearch?: object; loadOptions?: object } }).methods ?? {};
+	const named = JSON.stringify((type.description as INodeTypeDescription).properties);
+	for (const [, method] of named.matchAll(/"searchListMethod":"(\w+)"/g)) {
+		expect(Object.keys(methods.listSearch ?? {})).toContain(method);
+	}
+	for (const [, method] of named.matchAll(/"loadOptionsMethod":"(\w+)"/g)) {
+		expect(Object.keys(methods.loadOptions ?? {})).toContain(method);
+	}
+});
+
+test('the credential: themed icons, documentation URL, Bearer authentication and a test request', () => {
+	const credential = loader.credentialTypes.contentMarketingApi.type;
+	expect(credential.displayName).toBe('Content Marketing API');
+	expectThemedIcons(credential.iconUrl);
+	expect(credential.documentationUrl).toMatch(/^https:\/\//);
+	expect(credential.authenticate).toEqual({
+		type: 'generic',
+		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+	});
+	expect(credential.test?.request.url).toBe('/v1/users');
+	const apiKey = credential.properties.find((property) => property.name === 'apiKey');
+	expect(apiKey?.typeOptions?.password).toBe(true);
+	const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
+	expect(baseUrl?.default).toBe('https://api.content-marketing.example');
+});
