@@ -23,7 +23,7 @@ export class ContentMarketingApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The API key from the console (Settings › Developer › API keys)',
+			description: 'An API key of your Content Marketing account, as issued in its console',
 		},
 		{
 			displayName: 'Base URL',

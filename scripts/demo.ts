@@ -1,15 +1,15 @@
 // npm run demo: build the package, start the sandbox with its demo data, run the bundled tour workflow
 // (examples/content-marketing-tour.json) through n8n-core's engine and print what it found.
+// `npm run demo -- --keep` leaves the sandbox running afterwards (Ctrl+C stops it).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 const root = path.resolve(__dirname, '..');
 process.env.N8N_USER_FOLDER ??= path.join(root, '.n8n-test');
 
-const CREDENTIAL_ID = 'cmExampleCred0001';
-const TOUR = path.join(root, 'examples', 'content-marketing-tour.json');
+const TOUR = 'content-marketing-tour.json';
+const keep = process.argv.includes('--keep');
 
 async function step<T>(label: string, work: () => Promise<T> | T): Promise<T> {
 	const started = Date.now();
@@ -81,21 +81,17 @@ async function main(): Promise<void> {
 
 	const { startSandbox } = await import('../sandbox/src/server');
 	const sandbox = await step('Starting the sandbox with its demo data', () =>
-		startSandbox({ port: 0, host: '127.0.0.1', seedDemo: true }),
+		startSandbox({ port: keep ? 4010 : 0, host: '127.0.0.1', seedDemo: true }),
+	);
+	console.log(`    sandbox: ${sandbox.url}  (API key with full access: ${sandbox.keys.full})`);
+
+	const { createExampleHarness, readExample } = await import('../test/harness');
+	const harness = await step("Loading the package into n8n's engine (n8n-core WorkflowExecute)", () =>
+		createExampleHarness({ url: sandbox.url, apiKey: sandbox.keys.full }),
 	);
 
-	const { createHarness, START_NODE_TYPE } = await import('../test/harness');
-	const harness = await step("Loading the package into n8n's engine (n8n-core WorkflowExecute)", async () => {
-		const h = await createHarness({ packageRoot: root, credentials: {} });
-		const manualTrigger = h.nodeTypes.getByName(START_NODE_TYPE);
-		h.addNodeType('n8n-nodes-base.manualTrigger', manualTrigger);
-		h.setCredentials('contentMarketingApi', { apiKey: sandbox.keys.full, baseUrl: sandbox.url }, { id: CREDENTIAL_ID, name: 'Content Marketing account' });
-		return h;
-	});
-
 	try {
-		const workflow = JSON.parse(readFileSync(TOUR, 'utf8'));
-		const result = await step(`Running examples/${path.basename(TOUR)}`, () => harness.run(workflow));
+		const result = await step(`Running examples/${TOUR}`, () => harness.run(readExample(TOUR)));
 		if (result.error) throw new Error(`The workflow failed: ${result.error.message}`);
 
 		printLeads(json(result.outputOf('Hot Leads')));
@@ -108,7 +104,19 @@ async function main(): Promise<void> {
 		console.log(`    ${lead.email} created as ${lead.id} (status ${lead.status}); ${sync.crm_type} record ${sync.crm_record_id}`);
 	} finally {
 		await harness.close();
+		if (!keep) await sandbox.close();
+	}
+
+	if (keep) {
+		console.log(`\nThe sandbox keeps running at ${sandbox.url} with the demo data. API keys:`);
+		for (const [role, key] of Object.entries(sandbox.keys)) console.log(`    ${role.padEnd(24)} ${key}`);
+		console.log('Point a Content Marketing API credential at it (Base URL above, the "full" key). Ctrl+C stops it.');
+		await new Promise<void>((resolve) => {
+			process.once('SIGINT', resolve);
+			process.once('SIGTERM', resolve);
+		});
 		await sandbox.close();
+		return;
 	}
 
 	console.log(`\nDone in ${((Date.now() - demoStarted) / 1000).toFixed(1)} s. Next:`);

@@ -157,3 +157,30 @@ export async function checkDigest(stack) {
 		detail: `e-mail "${mail.subject}" matches the sandbox (${funnel.funnel_steps.length} funnel steps, ${Math.min(5, channels.data.length)} channels)`,
 	};
 }
+
+/** content-marketing-tour (what `npm run demo` runs): hot leads, funnel and channels equal the API's answers; the new lead reached the CRM. */
+export async function checkTour(stack) {
+	const { client } = stack.sandbox;
+	const result = await run(stack, 'tour');
+
+	const hot = json(nodeOutput(result, 'Hot Leads'));
+	const expectedHot = await client.api('GET', '/v1/leads?sort=score&order=desc&limit=5');
+	assert.deepEqual(hot.map((l) => l.id), expectedHot.data.map((l) => l.id), 'Hot Leads: the five highest scores');
+
+	const [funnel] = json(nodeOutput(result, 'Funnel'));
+	const expectedFunnel = await client.api('GET', '/v1/analytics/funnel?days=30');
+	for (const { step, count, rate } of expectedFunnel.funnel_steps) {
+		assert.deepEqual([funnel[`${step}_count`], funnel[`${step}_rate`]], [count, rate], `Funnel: step ${step}`);
+	}
+
+	const channels = json(nodeOutput(result, 'Top Channels'));
+	const expectedChannels = await client.api('GET', '/v1/analytics/channels?days=30');
+	assert.deepEqual(channels.map((c) => [c.source, c.visits]), expectedChannels.data.map((c) => [c.source, c.visits]), 'Top Channels');
+
+	const [lead] = json(nodeOutput(result, 'Create Lead'));
+	const [sync] = json(nodeOutput(result, 'Sync to CRM'));
+	assert.equal(sync.synced, true, 'Sync to CRM: synced');
+	const pushes = (await client.control('GET', '/_sandbox/crm/pushes')).filter((p) => p.lead_id === lead.id);
+	assert.deepEqual(pushes.map((p) => p.reason).sort(), ['created', 'manual'], 'the new lead reached the CRM on create and on sync');
+	return { detail: `${hot.length} hot leads, ${expectedFunnel.funnel_steps.length} funnel steps, ${channels.length} channels, ${lead.id} synced` };
+}

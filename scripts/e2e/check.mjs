@@ -3,7 +3,7 @@
 // trigger example under `n8n start`. Exits non-zero, naming the failed step, on any failure.
 import path from 'node:path';
 
-import { checkBulkImport, checkDigest, checkUploadPdf } from './check-manual-examples.mjs';
+import { checkBulkImport, checkDigest, checkTour, checkUploadPdf } from './check-manual-examples.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
 import { checkCompanyLead, checkEndpoint, checkFilteredLead, publishTrigger, startServer } from './check-trigger.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
@@ -24,6 +24,7 @@ try {
 	await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
 	await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));
 	await step('weekly-analytics-digest: n8n execute', () => checkDigest(stack));
+	await step('content-marketing-tour: n8n execute', () => checkTour(stack));
 	await step('new-lead-to-crm-and-email: publish', () => publishTrigger(stack));
 	const n8n = await step('n8n start', () => startServer(stack));
 	const endpoint = await step('one webhook endpoint registered in the sandbox', () => checkEndpoint(stack, n8n));

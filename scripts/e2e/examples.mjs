@@ -20,6 +20,7 @@ export const WORKFLOWS = {
 	digest: { file: 'weekly-analytics-digest.json', id: 'cmWeeklyDigest' },
 	bulkImport: { file: 'bulk-import-leads-from-spreadsheet.json', id: 'cmBulkImportLeads' },
 	uploadPdf: { file: 'upload-pdf-publish-and-report-link.json', id: 'cmUploadPdfPublish' },
+	tour: { file: 'content-marketing-tour.json', id: 'cmContentMarketingTour' },
 };
 
 export function readExample(key) {
@@ -52,7 +53,7 @@ export function workflowsFor({ sandboxUrl, csvFile = CSV_FILE }) {
 	findNode(bulk, 'Read leads.csv').parameters.fileSelector = csvFile;
 	const upload = readExample('uploadPdf');
 	findNode(upload, 'Download PDF').parameters.url = `${sandboxUrl}/_sandbox/files/sample.pdf`;
-	return [readExample('newLead'), readExample('digest'), bulk, upload];
+	return [readExample('newLead'), readExample('digest'), bulk, upload, readExample('tour')];
 }
 
 /** n8n 2.x reads files only below N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files). */

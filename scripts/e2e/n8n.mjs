@@ -343,18 +343,22 @@ export async function runN8nOk(args, opts) {
 }
 
 /**
- * `n8n execute --id X --rawOutput` prints log lines first and then the run's JSON
- * (pretty-printed IRun: { data: { resultData: { runData, lastNodeExecuted, ... } }, status, ... }).
- * Returns the parsed JSON: the last line that is exactly "{" up to the end of stdout.
+ * `n8n execute --id X --rawOutput` prints log lines, then the run's JSON
+ * (pretty-printed IRun: { data: { resultData: { runData, lastNodeExecuted, ... } }, status, ... }),
+ * and sometimes more log lines after it (e.g. the task runner registering late).
+ * Returns the parsed JSON: from a line that is exactly "{" to a line that is exactly "}".
  */
 export function parseRawOutput(stdout) {
 	const lines = stdout.split('\n');
-	for (let i = lines.length - 1; i >= 0; i--) {
-		if (lines[i] !== '{') continue;
-		try {
-			return JSON.parse(lines.slice(i).join('\n'));
-		} catch {
-			// a "{" inside the JSON: keep looking further up
+	for (let start = 0; start < lines.length; start++) {
+		if (lines[start] !== '{') continue;
+		for (let end = lines.length - 1; end > start; end--) {
+			if (lines[end] !== '}') continue;
+			try {
+				return JSON.parse(lines.slice(start, end + 1).join('\n'));
+			} catch {
+				// a "{" or "}" inside the JSON: keep looking
+			}
 		}
 	}
 	throw new Error(`no JSON found in n8n output:\n${tail(stdout)}`);

@@ -27,3 +27,4 @@ export { HarnessNodeTypes, type AnyNodeType } from './node-types';
 export { DEFAULT_ORIGIN, type HarnessUrls } from './additional-data';
 export type { BinaryDataMode } from './binary-data';
 export type { LoadedPackage } from './package-loader';
+export { EXAMPLE_CREDENTIAL, createExampleHarness, readExample } from './examples';

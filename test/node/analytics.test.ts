@@ -5,19 +5,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { chain, startNode } from '../harness';
 import { CREDENTIAL, NodeTestBed, errorKind, jsonOf } from './contentMarketingRun';
 
-let bed: NodeTestBed;
+const bed = NodeTestBed.forFile({ resetEachTest: false });
 let topResource: string;
 
 beforeAll(async () => {
-	bed = await NodeTestBed.start();
 	await bed.reset();
 	await bed.control('POST', '/_sandbox/seed', { demo: true });
 	const ranking = await direct('/v1/analytics/resources', { limit: 1 });
 	topResource = String((ranking.data as IDataObject[])[0].resource_id);
-});
-
-afterAll(async () => {
-	await bed?.close();
 });
 
 beforeEach(async () => {

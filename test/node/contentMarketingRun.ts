@@ -50,35 +50,93 @@ async function http<T>(url: string, method: string, body?: unknown, headers: Rec
 	return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
+export interface NodeTestBedOptions {
+	binaryDataMode?: BinaryDataMode;
+	extraNodes?: Record<string, INodeType>;
+	/** Reset the sandbox before each test (default); false keeps what the file's own `beforeAll` set up. */
+	resetEachTest?: boolean;
+	/** Remove the injected faults after each test. */
+	clearFaultsEachTest?: boolean;
+}
+
+interface Started {
+	harness: Harness;
+	url: string;
+	keys: Keys;
+	closeSandbox: () => Promise<void>;
+}
+
 /** A running sandbox and a harness whose Content Marketing credential points at it with the `full` key. */
 export class NodeTestBed {
-	private constructor(
-		readonly harness: Harness,
-		readonly url: string,
-		readonly keys: Keys,
-		private readonly closeSandbox: () => Promise<void>,
-	) {}
+	private started?: Started;
 
-	static async start(options: { binaryDataMode?: BinaryDataMode; extraNodes?: Record<string, INodeType> } = {}): Promise<NodeTestBed> {
+	private constructor(private readonly options: NodeTestBedOptions) {}
+
+	/**
+	 * The bed of a test file: started before all its tests, closed after them, reset before each test and,
+	 * with `clearFaultsEachTest`, cleared of faults after each. Call it at the top of the file, before the
+	 * file's own hooks, which then run after these.
+	 */
+	static forFile(options: NodeTestBedOptions = {}): NodeTestBed {
+		const bed = new NodeTestBed(options);
+		beforeAll(async () => {
+			await bed.start();
+		});
+		afterAll(async () => {
+			await bed.close();
+		});
+		if (options.resetEachTest !== false) {
+			beforeEach(async () => {
+				await bed.reset();
+			});
+		}
+		if (options.clearFaultsEachTest === true) {
+			afterEach(async () => {
+				await bed.control('DELETE', '/_sandbox/faults');
+			});
+		}
+		return bed;
+	}
+
+	private async start(): Promise<void> {
 		const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 		const keys = (await http<Keys>(`${sandbox.url}/_sandbox/keys`, 'GET')).body;
 		await http(`${sandbox.url}/_sandbox/config`, 'PATCH', { rate_limit: null });
 		const harness = await createHarness({
 			packageRoot: PACKAGE_ROOT,
-			binaryDataMode: options.binaryDataMode,
-			nodeTypes: options.extraNodes,
+			binaryDataMode: this.options.binaryDataMode,
+			nodeTypes: this.options.extraNodes,
 			credentials: { [CREDENTIAL]: { apiKey: keys.full, baseUrl: sandbox.url } },
 		});
-		return new NodeTestBed(harness, sandbox.url, keys, async () => await sandbox.close());
+		this.started = { harness, url: sandbox.url, keys, closeSandbox: async () => await sandbox.close() };
+	}
+
+	private get state(): Started {
+		if (this.started === undefined) throw new Error('The test bed is not started (use it inside tests and hooks)');
+		return this.started;
+	}
+
+	get harness(): Harness {
+		return this.state.harness;
+	}
+
+	get url(): string {
+		return this.state.url;
+	}
+
+	get keys(): Keys {
+		return this.state.keys;
 	}
 
 	get nodeType(): string {
 		return this.harness.typeName('contentMarketing');
 	}
 
+	/** Does nothing when the bed did not start. */
 	async close(): Promise<void> {
-		await this.harness.close();
-		await this.closeSandbox();
+		if (this.started === undefined) return;
+		await this.started.harness.close();
+		await this.started.closeSandbox();
 	}
 
 	/** Empty store (accounts, users, CTAs and keys kept), plan back to free, request log cleared. */

@@ -8,19 +8,7 @@ import { NodeTestBed, errorKind, errorText, jsonOf } from './contentMarketingRun
 const RESOURCE = { resource: 'contentResource' };
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
-let bed: NodeTestBed;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-});
+const bed = NodeTestBed.forFile();
 
 function pdfItem(content: string | Buffer, fileName = 'report.pdf', json: IDataObject = {}): INodeExecutionData {
 	return { json, binary: { data: binary(content, { mimeType: 'application/pdf', fileName }) } };

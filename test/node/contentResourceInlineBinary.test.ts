@@ -2,19 +2,7 @@
 import { binary } from '../harness';
 import { NodeTestBed, jsonOf } from './contentMarketingRun';
 
-let bed: NodeTestBed;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start({ binaryDataMode: 'default' });
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-});
+const bed = NodeTestBed.forFile({ binaryDataMode: 'default' });
 
 it('uploads inline binary data on create and on update', async () => {
 	const content = Buffer.alloc(4096, 9);

@@ -6,19 +6,7 @@ import type { RunResult } from '../harness';
 
 const FREE_LIMIT = 52_428_800;
 
-let bed: NodeTestBed;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start({ extraNodes: { [BIG_FILE_NODE_TYPE]: new BigFileNode() } });
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-});
+const bed = NodeTestBed.forFile({ extraNodes: { [BIG_FILE_NODE_TYPE]: new BigFileNode() } });
 
 async function upload(options: { uploadLimit?: string; continueOnFail?: boolean }): Promise<RunResult> {
 	return await bed.harness.run({

@@ -4,29 +4,10 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { binary } from '../harness';
 import { NodeTestBed, errorKind, jsonOf } from './contentMarketingRun';
-import type { VirtualSleep } from './virtualSleep';
-import { virtualSleep } from './virtualSleep';
+import { virtualSleepEachTest } from './virtualSleep';
 
-let bed: NodeTestBed;
-let sleep: VirtualSleep;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-	sleep = virtualSleep();
-});
-
-afterEach(async () => {
-	sleep.restore();
-	await bed.control('DELETE', '/_sandbox/faults');
-});
+const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
+const sleep = virtualSleepEachTest();
 
 const files = (sizes: number[]): INodeExecutionData[] =>
 	sizes.map((size, index) => ({

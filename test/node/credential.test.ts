@@ -7,11 +7,10 @@ import { CREDENTIAL, NodeTestBed } from './contentMarketingRun';
 
 const TESTER_NODE = 'n8n-nodes-harness.credentialTest';
 
-let bed: NodeTestBed;
+const bed = NodeTestBed.forFile();
 let testRequest: ICredentialTestRequest;
 
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
+beforeAll(() => {
 	const credential = bed.harness.credentialTypes.getByName(CREDENTIAL);
 	if (credential.test === undefined) throw new Error('the credential has no test request');
 	testRequest = credential.test;
@@ -30,14 +29,6 @@ beforeAll(async () => {
 		},
 	};
 	bed.harness.addNodeType(TESTER_NODE, tester);
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
 });
 
 /** What n8n's tester would show: "Connection successful!", a matching rule's message, or the error. */

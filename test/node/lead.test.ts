@@ -2,19 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, jsonOf, NodeTestBed } from './contentMarketingRun';
 
-let bed: NodeTestBed;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-});
+const bed = NodeTestBed.forFile();
 
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((entry) => ({ json: entry }));

@@ -3,29 +3,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { jsonOf, NodeTestBed } from './contentMarketingRun';
-import type { VirtualSleep } from './virtualSleep';
-import { virtualSleep } from './virtualSleep';
+import { virtualSleepEachTest } from './virtualSleep';
 
-let bed: NodeTestBed;
-let clock: VirtualSleep;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-	clock = virtualSleep();
-});
-
-afterEach(async () => {
-	clock.restore();
-	await bed.control('DELETE', '/_sandbox/faults');
-});
+const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
+const clock = virtualSleepEachTest();
 
 interface LoggedRequest {
 	method: string;

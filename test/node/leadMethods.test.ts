@@ -14,18 +14,9 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { createAdditionalData } from '../harness/additional-data';
 import { CREDENTIAL, NodeTestBed } from './contentMarketingRun';
 
-let bed: NodeTestBed;
+const bed = NodeTestBed.forFile();
 
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
+beforeEach(() => {
 	bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: bed.url });
 });
 

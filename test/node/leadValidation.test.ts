@@ -3,19 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { NodeTestBed } from './contentMarketingRun';
 
-let bed: NodeTestBed;
-
-beforeAll(async () => {
-	bed = await NodeTestBed.start();
-});
-
-afterAll(async () => {
-	await bed?.close();
-});
-
-beforeEach(async () => {
-	await bed.reset();
-});
+const bed = NodeTestBed.forFile();
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 /** An ID given by an expression: n8n's editor-side regex check does not apply, the node's own check does. */

@@ -8,27 +8,20 @@ import { CREDENTIAL, errorText, jsonOf, NodeTestBed } from './contentMarketingRu
 import type { VirtualSleep } from './virtualSleep';
 import { virtualSleep } from './virtualSleep';
 
-let bed: NodeTestBed;
+const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 let proxy: ApiProxy;
 
 beforeAll(async () => {
-	bed = await NodeTestBed.start();
 	proxy = await ApiProxy.start(bed.url);
 });
 
 afterAll(async () => {
 	await proxy?.close();
-	await bed?.close();
 });
 
-beforeEach(async () => {
-	await bed.reset();
+beforeEach(() => {
 	proxy.reset();
 	useCredential({});
-});
-
-afterEach(async () => {
-	await bed.control('DELETE', '/_sandbox/faults');
 });
 
 function useCredential(data: { apiKey?: string; baseUrl?: string }): void {

@@ -27,3 +27,27 @@ export function virtualSleep(): VirtualSleep {
 		},
 	};
 }
+
+/**
+ * A virtual sleep for every test of the file: installed before each test (after the hooks declared before
+ * this call) and restored after it. `delays` are those of the running test.
+ */
+export function virtualSleepEachTest(): VirtualSleep {
+	let current: VirtualSleep | undefined;
+	beforeEach(() => {
+		current = virtualSleep();
+	});
+	afterEach(() => {
+		current?.restore();
+		current = undefined;
+	});
+	return {
+		get delays(): number[] {
+			if (current === undefined) throw new Error('The virtual sleep is installed only while a test runs');
+			return current.delays;
+		},
+		restore() {
+			current?.restore();
+		},
+	};
+}

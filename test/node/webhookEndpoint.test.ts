@@ -4,13 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { jsonOf, NodeTestBed } from './contentMarketingRun';
 
-let bed: NodeTestBed;
+const bed = NodeTestBed.forFile();
 let receiver: http.Server;
 let receiverUrl: string;
 const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
 
 beforeAll(async () => {
-	bed = await NodeTestBed.start();
 	receiver = http.createServer((req, res) => {
 		let body = '';
 		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -26,11 +25,9 @@ beforeAll(async () => {
 afterAll(async () => {
 	receiver?.closeAllConnections();
 	await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
-	await bed?.close();
 });
 
-beforeEach(async () => {
-	await bed.reset();
+beforeEach(() => {
 	received.length = 0;
 });
 

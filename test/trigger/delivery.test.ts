@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Delivery, Harness, TriggerHarness } from '../harness';
 import {
+	FAST_RETRIES,
 	SandboxClient,
 	eventBody,
 	harnessFor,
@@ -15,24 +16,10 @@ import {
 	unixNow,
 } from './support';
 
-let sandbox: SandboxClient;
+const sandbox = SandboxClient.forFile(FAST_RETRIES);
 let harness: Harness;
 
-beforeAll(async () => {
-	sandbox = await SandboxClient.start();
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
 beforeEach(async () => {
-	await sandbox.control('POST', '/_sandbox/reset');
-	await sandbox.control('PATCH', '/_sandbox/config', {
-		rate_limit: null,
-		allow_http_webhooks: true,
-		webhook_retry_delays_ms: [300, 300, 300, 300, 300],
-	});
 	harness = await harnessFor(sandbox, { serve: true });
 });
 

@@ -5,20 +5,10 @@ import { CREDENTIAL, SandboxClient, harnessFor, recordFor, triggerOf } from './s
 
 const PARAMETERS = { events: ['lead.created'] };
 
-let sandbox: SandboxClient;
+const sandbox = SandboxClient.forFile();
 let harness: Harness;
 
-beforeAll(async () => {
-	sandbox = await SandboxClient.start();
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
 beforeEach(async () => {
-	await sandbox.control('POST', '/_sandbox/reset');
-	await sandbox.control('PATCH', '/_sandbox/config', { rate_limit: null, allow_http_webhooks: true });
 	harness = await harnessFor(sandbox);
 });
 

@@ -4,6 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Harness, TriggerHarness } from '../harness';
 import { createHarness } from '../harness';
+import type { DeliveryLogEntry } from '../../sandbox/src/model';
 import { startSandbox } from '../../sandbox/src/server';
 
 export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
@@ -31,15 +32,8 @@ export interface Endpoint {
 	secret?: string;
 }
 
-export interface DeliveryAttempt {
-	event_id: string;
-	type: string;
-	endpoint_id: string;
-	url: string;
-	attempt: number;
-	status_code: number | null;
-	ok: boolean;
-}
+/** An entry of the sandbox's delivery log (`GET /_sandbox/deliveries`). */
+export type DeliveryAttempt = DeliveryLogEntry;
 
 export interface HttpAnswer<T> {
 	status: number;
@@ -48,31 +42,60 @@ export interface HttpAnswer<T> {
 
 export const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The sandbox settings of the trigger tests: no rate limit, webhook URLs on plain http allowed. */
+const TEST_CONFIG = { rate_limit: null, allow_http_webhooks: true };
+/** Redeliveries 300 ms apart, so that retries happen within a test. */
+export const FAST_RETRIES = { webhook_retry_delays_ms: [300, 300, 300, 300, 300] };
+
 /** A sandbox, its keys, and plain HTTP access to its API and control surface. */
 export class SandboxClient {
-	private constructor(
-		readonly handle: SandboxHandle,
-		readonly keys: Keys,
-	) {}
+	private started?: { handle: SandboxHandle; keys: Keys };
 
-	static async start(): Promise<SandboxClient> {
-		const handle = (await startSandbox({ port: 0, host: '127.0.0.1' })) as SandboxHandle;
-		const keys = (await control<Keys>(handle.url, 'GET', '/_sandbox/keys')).body;
-		const client = new SandboxClient(handle, keys);
-		await client.control('PATCH', '/_sandbox/config', {
-			rate_limit: null,
-			allow_http_webhooks: true,
-			webhook_retry_delays_ms: [300, 300, 300, 300, 300],
+	private constructor() {}
+
+	/**
+	 * The sandbox of a test file: started before all its tests and closed after them. Before each test its
+	 * data is reset and its settings are set to the test settings plus `config`. Call it at the top of the
+	 * file, before the file's own hooks, which then run after these.
+	 */
+	static forFile(config: IDataObject = {}): SandboxClient {
+		const client = new SandboxClient();
+		beforeAll(async () => {
+			await client.start();
+		});
+		afterAll(async () => {
+			await client.close();
+		});
+		beforeEach(async () => {
+			await client.control('POST', '/_sandbox/reset');
+			await client.control('PATCH', '/_sandbox/config', { ...TEST_CONFIG, ...config });
 		});
 		return client;
 	}
 
-	get url(): string {
-		return this.handle.url;
+	private async start(): Promise<void> {
+		const handle = (await startSandbox({ port: 0, host: '127.0.0.1' })) as SandboxHandle;
+		const keys = (await control<Keys>(handle.url, 'GET', '/_sandbox/keys')).body;
+		this.started = { handle, keys };
+		await this.control('PATCH', '/_sandbox/config', { ...TEST_CONFIG, ...FAST_RETRIES });
 	}
 
+	private get state(): { handle: SandboxHandle; keys: Keys } {
+		if (this.started === undefined) throw new Error('The sandbox is not started (use it inside tests and hooks)');
+		return this.started;
+	}
+
+	get keys(): Keys {
+		return this.state.keys;
+	}
+
+	get url(): string {
+		return this.state.handle.url;
+	}
+
+	/** Does nothing when the sandbox did not start. */
 	async close(): Promise<void> {
-		await this.handle.close();
+		await this.started?.handle.close();
 	}
 
 	async api<T = IDataObject>(method: string, path: string, body?: unknown, key = this.keys.full): Promise<HttpAnswer<T>> {

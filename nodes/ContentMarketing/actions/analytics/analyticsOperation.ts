@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import type { Operation } from '../types';
-import { readAnalyticsQuery, simplifyField } from './filters';
+import { readAnalyticsQuery } from './filters';
 
 interface AnalyticsOperationConfig {
 	operation: string;

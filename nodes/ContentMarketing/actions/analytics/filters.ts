@@ -88,14 +88,6 @@ export const granularityField: INodeProperties = {
 	description: 'The size of the trend buckets',
 };
 
-export const simplifyField: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-};
-
 /** The "Options" collection: the time zone, plus the operation's own options. */
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
 	return {

@@ -1,10 +1,12 @@
-import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import { assertRequired, invalidField } from '../../helpers/validation';
 import type { MultipartFile } from '../../transport/upload';
+import { apiUpload } from '../../transport/upload';
 import type { UploadLimitSetting } from './constants';
 import { UPLOAD_LIMITS } from './constants';
+import { toMultipartFields } from './resourceBody';
 
 const PLAN_NAME: Record<Exclude<UploadLimitSetting, 'none'>, string> = { free: 'Free', paid: 'Paid' };
 
@@ -75,4 +77,27 @@ export async function readUploadFile(
 		);
 	}
 	return file;
+}
+
+/**
+ * Sends `body` with the file of the "Input Binary Field" parameter as a multipart upload (§6), after checking
+ * the file against Options > Upload Size Limit.
+ */
+export async function uploadResource(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+	method: 'POST' | 'PUT',
+	path: string,
+	body: IDataObject,
+): Promise<IDataObject> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as { uploadLimit?: UploadLimitSetting };
+	const file = await readUploadFile.call(
+		this,
+		items,
+		itemIndex,
+		this.getNodeParameter('binaryPropertyName', itemIndex),
+		options.uploadLimit ?? 'free',
+	);
+	return await apiUpload.call(this, method, path, toMultipartFields(body), file, itemIndex);
 }

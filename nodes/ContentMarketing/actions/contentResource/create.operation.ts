@@ -3,9 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
-import { apiUpload } from '../../transport/upload';
-import { readUploadFile } from './binaryFile';
-import type { UploadLimitSetting } from './constants';
+import { uploadResource } from './binaryFile';
 import { FILE_TYPE_OPTIONS, FILE_TYPES, RESOURCE_TYPES } from './constants';
 import {
 	binaryPropertyField,
@@ -15,9 +13,9 @@ import {
 	titleField,
 	trackVisitorsField,
 	typeField,
-	uploadLimitField,
+	uploadOptions,
 } from './fields';
-import { readOptionalMetadata, readTitle, readType, toMultipartFields } from './resourceBody';
+import { readOptionalMetadata, readTitle, readType } from './resourceBody';
 
 const fromBinary = { show: { inputData: ['binary'] } };
 
@@ -59,15 +57,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [ctaField, descriptionField, tagsField],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: fromBinary,
-		options: [uploadLimitField],
-	},
+	uploadOptions(fromBinary),
 ];
 
 export const description = updateDisplayOptions(
@@ -94,15 +84,7 @@ async function createOne(this: IExecuteFunctions, items: INodeExecutionData[], i
 
 	if (!isFile) return (await apiRequest.call(this, 'POST', '/v1/resources', { body, itemIndex })) as IDataObject;
 
-	const options = this.getNodeParameter('options', itemIndex, {}) as { uploadLimit?: UploadLimitSetting };
-	const file = await readUploadFile.call(
-		this,
-		items,
-		itemIndex,
-		this.getNodeParameter('binaryPropertyName', itemIndex),
-		options.uploadLimit ?? 'free',
-	);
-	return await apiUpload.call(this, 'POST', '/v1/resources', toMultipartFields(body), file, itemIndex);
+	return await uploadResource.call(this, items, itemIndex, 'POST', '/v1/resources', body);
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { RESOURCE_TYPE_OPTIONS } from './constants';
 
@@ -144,3 +144,16 @@ export const uploadLimitField: INodeProperties = {
 	description:
 		"The upload limit of your account's plan. Files over it are refused before any byte is sent, so that a large video is not streamed only to be rejected.",
 };
+
+/** The "Options" collection of an operation that uploads a file, shown when it does (`displayOptions`). */
+export function uploadOptions(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [uploadLimitField],
+	};
+}

@@ -1,28 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readLimit, returnAllOrLimit, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertEnum, assertInteger, assertMaxLength } from '../../helpers/validation';
+import { assertEnum, assertMaxLength } from '../../helpers/validation';
 import { apiRequestAllItems } from '../../transport';
 import { LIMITS, RESOURCE_STATUSES, RESOURCE_TYPE_OPTIONS, RESOURCE_TYPES } from './constants';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -66,36 +52,14 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Sort By',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'Created At', value: 'created_at' },
-					{ name: 'Title', value: 'title' },
-					{ name: 'Updated At', value: 'updated_at' },
-				],
-				default: 'created_at',
-			},
-			{
-				displayName: 'Sort Order',
-				name: 'order',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-				default: 'desc',
-			},
+	sortOptions(
+		[
+			{ name: 'Created At', value: 'created_at' },
+			{ name: 'Title', value: 'title' },
+			{ name: 'Updated At', value: 'updated_at' },
 		],
-	},
+		'created_at',
+	),
 ];
 
 export const description = updateDisplayOptions(
@@ -126,10 +90,7 @@ function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = readQuery.call(this, itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-		const limit = returnAll
-			? undefined
-			: assertInteger.call(this, this.getNodeParameter('limit', itemIndex), 'Limit', itemIndex, { min: 1 });
+		const limit = readLimit.call(this, itemIndex);
 		return (await apiRequestAllItems.call(this, '/v1/resources', qs, { limit, itemIndex })) as IDataObject[];
 	});
 }

@@ -4,9 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import { invalidField } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { apiUpload } from '../../transport/upload';
-import { readUploadFile } from './binaryFile';
-import type { UploadLimitSetting } from './constants';
+import { uploadResource } from './binaryFile';
 import { FILE_TYPES, RESOURCE_TYPES } from './constants';
 import {
 	binaryPropertyField,
@@ -17,9 +15,9 @@ import {
 	titleField,
 	trackVisitorsField,
 	typeField,
-	uploadLimitField,
+	uploadOptions,
 } from './fields';
-import { readOptionalMetadata, readResourceId, readTitle, readType, toMultipartFields } from './resourceBody';
+import { readOptionalMetadata, readResourceId, readTitle, readType } from './resourceBody';
 
 const withFile = { show: { replaceFile: [true] } };
 
@@ -49,15 +47,7 @@ const properties: INodeProperties[] = [
 		description: 'Whether to upload a new file for the resource from an input binary field',
 	},
 	{ ...binaryPropertyField, displayOptions: withFile },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: withFile,
-		options: [uploadLimitField],
-	},
+	uploadOptions(withFile),
 ];
 
 export const description = updateDisplayOptions(
@@ -84,15 +74,7 @@ async function updateOne(this: IExecuteFunctions, items: INodeExecutionData[], i
 		return (await apiRequest.call(this, 'PUT', `/v1/resources/${id}`, { body, itemIndex })) as IDataObject;
 	}
 
-	const options = this.getNodeParameter('options', itemIndex, {}) as { uploadLimit?: UploadLimitSetting };
-	const file = await readUploadFile.call(
-		this,
-		items,
-		itemIndex,
-		this.getNodeParameter('binaryPropertyName', itemIndex),
-		options.uploadLimit ?? 'free',
-	);
-	return await apiUpload.call(this, 'PUT', `/v1/resources/${id}`, toMultipartFields(body), file, itemIndex);
+	return await uploadResource.call(this, items, itemIndex, 'PUT', `/v1/resources/${id}`, body);
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

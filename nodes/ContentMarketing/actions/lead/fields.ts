@@ -118,11 +118,3 @@ export const customFieldsOptions: INodeProperties[] = [
 			'Custom fields as a JSON object; values may be text, numbers, booleans or null (null removes the field on update). Wins over a key/value pair with the same key.',
 	},
 ];
-
-export const simplifyField: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-};

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
 import { simplifyLead } from '../../helpers/simplify';
 import { apiRequest } from '../../transport';
-import { leadLocator, simplifyField } from './fields';
+import { leadLocator } from './fields';
 
 const properties: INodeProperties[] = [{ ...leadLocator, description: 'The lead to get' }, simplifyField];
 

@@ -1,29 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readLimit, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../../helpers/simplify';
 import { assertEnum, assertId, assertInteger, assertMaxLength, idExample } from '../../helpers/validation';
 import { apiRequestAllItems } from '../../transport';
-import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS, simplifyField, sourceChannelOptions, statusOptions } from './fields';
+import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS, sourceChannelOptions, statusOptions } from './fields';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllOrLimit,
 	simplifyField,
 	{
 		displayName: 'Filters',
@@ -81,38 +67,16 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Sort By',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'Created At', value: 'created_at' },
-					{ name: 'Email', value: 'email' },
-					{ name: 'Name', value: 'name' },
-					{ name: 'Score', value: 'score' },
-					{ name: 'Updated At', value: 'updated_at' },
-				],
-				default: 'created_at',
-			},
-			{
-				displayName: 'Sort Order',
-				name: 'order',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-				default: 'desc',
-			},
+	sortOptions(
+		[
+			{ name: 'Created At', value: 'created_at' },
+			{ name: 'Email', value: 'email' },
+			{ name: 'Name', value: 'name' },
+			{ name: 'Score', value: 'score' },
+			{ name: 'Updated At', value: 'updated_at' },
 		],
-	},
+		'created_at',
+	),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['getAll'] } }, properties);
@@ -146,10 +110,7 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = leadQuery.call(this, itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll
-			? undefined
-			: assertInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1 });
+		const limit = readLimit.call(this, itemIndex);
 		const leads = await apiRequestAllItems.call(this, '/v1/leads', qs, { limit, itemIndex });
 		return this.getNodeParameter('simplify', itemIndex, true) ? leads.map(simplifyLead) : leads;
 	});

@@ -1,27 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { readLimit, returnAllOrLimit } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertInteger, assertUrl } from '../../helpers/validation';
+import { assertUrl } from '../../helpers/validation';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -66,10 +52,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (filters.active !== undefined) qs.active = filters.active === true;
 		if (typeof filters.event === 'string' && filters.event !== '') qs.event = filters.event;
 		if (typeof filters.url === 'string' && filters.url !== '') qs.url = assertUrl.call(this, filters.url, 'URL', itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll
-			? undefined
-			: assertInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1 });
+		const limit = readLimit.call(this, itemIndex);
 		return await apiRequestAllItems.call(this, '/v1/webhooks', qs, { limit, itemIndex });
 	});
 }

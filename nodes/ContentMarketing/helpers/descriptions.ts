@@ -1,0 +1,68 @@
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { assertInteger } from './validation';
+
+/** The Return All switch and the Limit it hides, of a list operation; read them with `readLimit`. */
+export const returnAllOrLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+/** The item limit set with `returnAllOrLimit`: undefined for Return All, otherwise the validated Limit. */
+export function readLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	if (returnAll) return undefined;
+	return assertInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1 });
+}
+
+/** The "Options" collection of a list operation: Sort By one of `sortBy` (default `defaultSortBy`) and Sort Order. */
+export function sortOptions(sortBy: INodePropertyOptions[], defaultSortBy: string): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Sort By',
+				name: 'sort',
+				type: 'options',
+				options: sortBy,
+				default: defaultSortBy,
+			},
+			{
+				displayName: 'Sort Order',
+				name: 'order',
+				type: 'options',
+				options: [
+					{ name: 'Ascending', value: 'asc' },
+					{ name: 'Descending', value: 'desc' },
+				],
+				default: 'desc',
+			},
+		],
+	};
+}
+
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
