@@ -85,10 +85,23 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 	});
 
 	const routes: Array<{ pattern: RegExp; method: string }> = [];
+	/** Methods of each parameter-free route, e.g. `/v1/leads/batch-sync-crm` → POST. */
+	const staticRouteMethods = new Map<string, string[]>();
 	app.addHook('onRoute', (route) => {
 		const methods = Array.isArray(route.method) ? route.method : [route.method];
 		for (const method of methods) routes.push({ pattern: patternToRegExp(route.url), method });
+		if (!route.url.includes(':')) staticRouteMethods.set(route.url, [...(staticRouteMethods.get(route.url) ?? []), ...methods]);
 	});
+
+	/** `GET /v1/leads/batch-sync-crm` is caught by `GET /v1/leads/:id`, but the path names a POST-only endpoint: 405. */
+	function assertNotShadowedStaticPath(request: FastifyRequest, path: string): void {
+		const allowed = staticRouteMethods.get(path);
+		if (allowed && request.routeOptions.url?.includes(':')) {
+			throw new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}`, undefined, {
+				Allow: allowed.join(', '),
+			});
+		}
+	}
 
 	const logEntries = new WeakMap<FastifyRequest, RequestLogEntry>();
 
@@ -149,6 +162,7 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 		if (auth.scope === 'read_only' && request.method !== 'GET' && request.method !== 'HEAD') {
 			throw ApiError.forbidden('This API key is read-only');
 		}
+		assertNotShadowedStaticPath(request, path);
 	});
 
 	app.addHook('onResponse', async (request, reply) => {

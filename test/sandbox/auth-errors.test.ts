@@ -178,6 +178,10 @@ describe('Errors: 405 method_not_allowed — known path, undefined method', () =
 		['PUT', '/v1/leads', 'POST'],
 		['DELETE', '/v1/webhooks', 'POST'],
 		['GET', '/v1/resources/res_abc/publish', 'POST'],
+		['GET', '/v1/leads/batch-sync-crm', 'POST'],
+		['PATCH', '/v1/leads/batch-sync-crm', 'POST'],
+		['PATCH', '/v1/webhooks/event-types', 'GET'],
+		['DELETE', '/v1/webhooks/event-types', 'GET'],
 	])('405 for %s %s with an Allow header', async (method, path, allowed) => {
 		const answer = await sandbox.api.call(method, path, { json: method === 'GET' || method === 'DELETE' ? undefined : {} });
 		expectError(answer, 405, 'method_not_allowed');
