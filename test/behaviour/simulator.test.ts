@@ -57,4 +57,17 @@ describe('traffic simulator', () => {
 		const counts = funnel.funnel_steps.map((step) => step.count);
 		expect(counts.every((count, index) => index === 0 || (count <= counts[index - 1] && count > 0))).toBe(true);
 	});
+
+	it('scores the simulated leads from their behaviour, as of the last hourly recompute', async () => {
+		const page = await sandbox.api<{ data: Array<{ score: number; behavior_summary: { total_page_views: number } }> }>(
+			'GET',
+			'/v1/leads?limit=100',
+		);
+		expect(page.body.data.length).toBeGreaterThan(0);
+		for (const lead of page.body.data) {
+			expect(lead.behavior_summary.total_page_views).toBeGreaterThan(0);
+			expect(lead.score).toBeGreaterThan(0);
+			expect(lead.score).toBeLessThanOrEqual(100);
+		}
+	});
 });

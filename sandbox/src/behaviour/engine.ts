@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { MS_PER_HOUR } from './calendar';
 import { AccountStats, type TrackedEvent } from './account-stats';
 import type { BehaviourEngine, BehaviourHost, FormSubmission, LeadStatus, ResourceRecord } from './host';
 import { hourCrossed, leadScore } from './scoring';
@@ -75,9 +76,13 @@ export class Engine implements BehaviourEngine {
 		const resources = this.host
 			.listResources(options.accountId)
 			.filter((resource) => !resource.deleted && resource.status === 'published' && resource.track_visitors);
-		return simulateTraffic(options, resources, this.host.clock.now().getTime(), (resource, event, form) => {
+		const now = this.host.clock.now().getTime();
+		const result = simulateTraffic(options, resources, now, (resource, event, form) => {
 			this.track(resource, event, form, form && { status: form.status });
 		});
+		// Simulated traffic is history: the hourly recomputes it spans have happened, the last one at this hour.
+		this.recomputeScores(Math.floor(now / MS_PER_HOUR) * MS_PER_HOUR);
+		return result;
 	}
 
 	/** Scores and behaviour summaries of all tracked leads as of the sandbox hour `at`. */
