@@ -48,7 +48,7 @@ export class ContentMarketingApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") }}',
-			url: '/v1/users',
+			url: '/v1/leads',
 			qs: { limit: 1 },
 		},
 		rules: [

@@ -32,7 +32,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
 			{
@@ -67,7 +67,7 @@ export const triggerProperties: INodeProperties[] = [
 						displayName: 'By ID',
 						name: 'id',
 						type: 'string',
-						placeholder: 'res_8k2m4n6p8r0t2v4x',
+						placeholder: 'e.g. res_8k2m4n6p8r0t2v4x',
 						validation: [
 							{
 								type: 'regex',

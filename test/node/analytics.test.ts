@@ -250,7 +250,7 @@ describe('Time zones', () => {
 		expect(await sentQueries()).toEqual([{ days: '7', timezone: 'Asia/Tokyo' }]);
 	});
 
-	it.each(['Mars/Olympus', '+25:00', 'UTC+8', ''])('refuses the custom time zone "%s" before any request', async (zone) => {
+	it.each(['Mars/Olympus', '+25:00', 'UTC+8', '+05:10', ''])('refuses the custom time zone "%s" before any request', async (zone) => {
 		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: 'custom', customTimezone: zone } });
 		expect(result.error?.message).toMatch(/^Custom Time Zone: /);
 		expect(result.error?.message).toContain('[item 0]');

@@ -43,9 +43,9 @@ async function testCredential(data: { apiKey: string; baseUrl: string }): Promis
 	return result.error.message;
 }
 
-test('a valid key and Base URL pass with one GET /v1/users?limit=1', async () => {
+test('a valid key and Base URL pass with one GET /v1/leads?limit=1 (an endpoint of the spec)', async () => {
 	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe('Connection successful!');
-	expect(await bed.requests()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/users', status: 200 })]);
+	expect(await bed.requests()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/leads', status: 200 })]);
 	expect((await bed.requests())[0]).toMatchObject({ key_role: 'full' });
 });
 

@@ -230,6 +230,31 @@ describe('Lead: Update', () => {
 		expect(jsonOf(result)[0]).toMatchObject({ assigned_to: null, notes: null });
 	});
 
+	test('a key/value pair with an empty value removes that custom field', async () => {
+		const lead = await createLead({ custom_fields: { plan: 'free', seats: 3 } });
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'update',
+			leadId: rl(String(lead.id)),
+			updateFields: { customFieldsUi: { field: [{ key: 'plan', value: '' }, { key: 'constructor', value: 'x' }] } },
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].custom_fields).toEqual({ seats: 3, constructor: 'x' });
+	});
+
+	test('custom fields with nothing in them count as no change: it fails before sending anything', async () => {
+		const lead = await createLead();
+		await bed.control('DELETE', '/_sandbox/requests');
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'update',
+			leadId: rl(String(lead.id)),
+			updateFields: { customFieldsJson: '{}', customFieldsUi: {} },
+		});
+		expect(result.error?.message).toContain('Update Fields: add at least one field to update');
+		expect(await bed.requests()).toEqual([]);
+	});
+
 	test('without any field to update it fails before sending anything', async () => {
 		const lead = await createLead();
 		await bed.control('DELETE', '/_sandbox/requests');

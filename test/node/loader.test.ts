@@ -103,7 +103,7 @@ test('the credential: themed icons, documentation URL, Bearer authentication and
 		type: 'generic',
 		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
 	});
-	expect(credential.test?.request.url).toBe('/v1/users');
+	expect(credential.test?.request.url).toBe('/v1/leads');
 	const apiKey = credential.properties.find((property) => property.name === 'apiKey');
 	expect(apiKey?.typeOptions?.password).toBe(true);
 	const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');

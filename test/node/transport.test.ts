@@ -216,6 +216,33 @@ describe('retries', () => {
 		expect(jsonOf(result)[0].id).toBe(stored.body.data.find((lead) => lead.email === 'once@example.com')?.id);
 	});
 
+	test('a delete whose answer was lost counts as done when the retry finds it gone (404)', async () => {
+		clock = virtualSleep();
+		const created = await bed.api<IDataObject>('POST', '/v1/resources', { title: 'Old post', type: 'article' });
+		viaProxy();
+		proxy.rules = { decide: (request, index) => (request.method === 'DELETE' && index === 0 ? 'drop-after-forward' : 'forward') };
+
+		const result = await bed.run({
+			resource: 'contentResource',
+			operation: 'delete',
+			resourceId: { __rl: true, mode: 'id', value: String(created.body.id) },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toEqual([{ id: created.body.id, deleted: true }]);
+		expect(proxy.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2);
+		expect((await bed.api('GET', `/v1/resources/${String(created.body.id)}`)).status).toBe(404);
+	});
+
+	test('a delete of a missing resource is still a 404 error when no earlier attempt may have done it', async () => {
+		const result = await bed.run({
+			resource: 'contentResource',
+			operation: 'delete',
+			resourceId: { __rl: true, mode: 'id', value: 'res_doesnotexist0000' },
+		});
+		expect(result.error?.message).toContain('(not_found)');
+	});
+
 	test('a GET never carries an Idempotency-Key; requests carry Accept: application/json and the Bearer key', async () => {
 		viaProxy();
 		await bed.run({ resource: 'lead', operation: 'getAll' });

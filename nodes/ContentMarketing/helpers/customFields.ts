@@ -39,15 +39,16 @@ function checkEntry(this: NodeContext, key: string, value: unknown, field: strin
 	throw invalidField.call(this, field, `the value of "${key}" must be a string, number, boolean or null`, itemIndex);
 }
 
-/** Key/value pairs of the fixedCollection `{ field: [{ key, value }] }`; values stay strings. */
+/** Key/value pairs of the fixedCollection `{ field: [{ key, value }] }`; values stay strings, an empty value is null (removes the key on update). */
 export function customFieldsFromPairs(this: NodeContext, ui: IDataObject | undefined, itemIndex: number): IDataObject {
 	const pairs = (ui?.field as CustomFieldPair[] | undefined) ?? [];
 	const fields: IDataObject = {};
 	for (const pair of pairs) {
 		const key = (pair.key ?? '').trim();
 		if (key === '') throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, 'every entry needs a key', itemIndex);
-		if (key in fields) throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, `the key "${key}" is given twice`, itemIndex);
-		fields[key] = checkEntry.call(this, key, pair.value ?? '', CUSTOM_FIELDS_UI_LABEL, itemIndex);
+		if (Object.prototype.hasOwnProperty.call(fields, key)) throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, `the key "${key}" is given twice`, itemIndex);
+		const value = pair.value === undefined || pair.value === '' ? null : pair.value;
+		fields[key] = checkEntry.call(this, key, value, CUSTOM_FIELDS_UI_LABEL, itemIndex);
 	}
 	return fields;
 }

@@ -126,3 +126,68 @@ export function assertUrl(this: NodeContext, value: unknown, field: string, item
 	}
 	return text;
 }
+
+/** The value inside a resource locator (`{ mode, value }`), or the value itself. */
+function innerValue(value: unknown): unknown {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value
+		? (value as { value: unknown }).value
+		: value;
+}
+
+/** Nothing given: undefined, null, blank text, or a resource locator without a value. */
+export function isBlank(value: unknown): boolean {
+	const inner = innerValue(value);
+	return inner === undefined || inner === null || (typeof inner === 'string' && inner.trim() === '');
+}
+
+export type CollectionEntryKind = 'filter' | 'option';
+
+/**
+ * A filter or option the user added must have a value. Dropping an added-but-empty one (a field left at
+ * its default '', an expression that resolved to nothing, a locator without a value) would silently widen
+ * the request, so it is refused instead.
+ */
+export function assertFilled(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	kind: CollectionEntryKind = 'filter',
+): void {
+	if (isBlank(value)) throw invalidField.call(this, field, `is empty; remove the ${kind} or give a value`, itemIndex);
+}
+
+/** `assertFilled` for every key present in a Filters/Options collection; `names` are the display names by key. */
+export function assertCollectionFilled(
+	this: NodeContext,
+	collection: Record<string, unknown>,
+	names: Record<string, string>,
+	itemIndex: number,
+	kind: CollectionEntryKind = 'filter',
+): void {
+	for (const [key, value] of Object.entries(collection)) {
+		assertFilled.call(this, value, names[key] ?? key, itemIndex, kind);
+	}
+}
+
+/** Non-empty text (a number is read as text), trimmed; anything else is refused. */
+export function assertText(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	kind: CollectionEntryKind = 'filter',
+): string {
+	assertFilled.call(this, value, field, itemIndex, kind);
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string') throw invalidField.call(this, field, `expected text, got ${show(value)}`, itemIndex);
+	return value.trim();
+}
+
+/** A boolean, or the text "true"/"false" an expression may give; anything else is refused, never read as false. */
+export function readBoolean(this: NodeContext, value: unknown, field: string, itemIndex: number): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw invalidField.call(this, field, `expected true or false, got ${show(value)}`, itemIndex);
+}

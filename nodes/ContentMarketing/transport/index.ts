@@ -120,6 +120,8 @@ export async function apiRequest<T>(
 	};
 
 	const signal = cancelSignal(this);
+	/** Set once an attempt failed in a way that may have reached the service (5xx, broken connection). */
+	let mayHaveBeenProcessed = false;
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		try {
@@ -132,6 +134,7 @@ export async function apiRequest<T>(
 			// A missing credential or a cancelled execution, not a network failure.
 			if (error instanceof NodeOperationError || signal?.aborted) throw asNodeError(this.getNode(), error, options.itemIndex);
 			if (replayable && attempt < MAX_RETRIES && isTransientNetworkError(error)) {
+				mayHaveBeenProcessed = true;
 				await sleepWithAbort(backoffDelay(attempt), signal);
 				continue;
 			}
@@ -143,11 +146,14 @@ export async function apiRequest<T>(
 		if (statusCode >= 200 && statusCode < 300) {
 			return (body === '' || body === undefined || body === null ? {} : unwrap(body)) as T;
 		}
+		// The earlier attempt deleted it, only its answer was lost.
+		if (statusCode === 404 && method === 'DELETE' && mayHaveBeenProcessed) return {} as T;
 		const retry =
 			attempt < MAX_RETRIES &&
 			!signal?.aborted &&
 			(statusCode === 429 || (statusCode >= 500 && replayable));
 		if (retry) {
+			if (statusCode !== 429) mayHaveBeenProcessed = true;
 			await sleepWithAbort(
 				statusCode === 429 ? (retryAfterDelay(headers) ?? backoffDelay(attempt)) : backoffDelay(attempt),
 				signal,

@@ -129,6 +129,8 @@ export async function apiUpload(
 				...(contentLength !== undefined ? { 'Content-Length': contentLength } : {}),
 			},
 			body,
+			// Following redirects makes axios keep every sent chunk for a possible re-send: the whole file in memory.
+			disableFollowRedirect: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 		};

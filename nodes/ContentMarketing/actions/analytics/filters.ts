@@ -1,12 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { assertEnum } from '../../helpers/validation';
+import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
 import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
 import { periodQuery } from './period';
 import { readTimezone, timezoneFields } from './timezone';
 
 const PERIODS = ['lastDays', 'range'] as const;
+
+const FILTER_NAMES: Record<string, string> = { resourceId: 'Content Resource' };
 
 /** The period of an analytics query: the last N days (including today) or a date range. */
 export const periodFields: INodeProperties[] = [
@@ -119,13 +121,10 @@ export function readAnalyticsQuery(this: IExecuteFunctions, itemIndex: number): 
 	if (timezone !== undefined) qs.timezone = timezone;
 
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	if (filters.resourceId !== undefined && hasLocatorValue(filters.resourceId)) {
-		qs.resource_id = readResourceId.call(this, itemIndex, 'filters.resourceId');
+	// An added-but-empty Content Resource is refused: dropping it would give account-wide numbers.
+	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	if (filters.resourceId !== undefined) {
+		qs.resource_id = readResourceId.call(this, itemIndex, 'filters.resourceId', FILTER_NAMES.resourceId);
 	}
 	return qs;
-}
-
-function hasLocatorValue(value: unknown): boolean {
-	const inner = typeof value === 'object' && value !== null ? (value as IDataObject).value : value;
-	return typeof inner === 'string' ? inner.trim() !== '' : inner !== undefined && inner !== null;
 }

@@ -53,12 +53,12 @@ export const timezoneFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Europe/Madrid or -05:30',
-		description: 'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM',
+		description: 'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM (minutes 00, 15, 30 or 45)',
 		displayOptions: { show: { timezone: ['custom'] } },
 	},
 ];
 
-const OFFSET = /^[+-](?:0\d|1[0-4]):[0-5]\d$/;
+const OFFSET = /^[+-](?:0\d|1[0-4]):(?:00|15|30|45)$/;
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 
 function isKnownZone(name: string): boolean {

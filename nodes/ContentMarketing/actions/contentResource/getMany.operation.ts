@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertEnum, assertMaxLength } from '../../helpers/validation';
+import { assertCollectionFilled, assertEnum, assertMaxLength, assertText } from '../../helpers/validation';
 import { apiRequestAllItems } from '../../transport';
 import { LIMITS, RESOURCE_STATUSES, RESOURCE_TYPE_OPTIONS, RESOURCE_TYPES } from './constants';
 
@@ -68,23 +68,44 @@ export const description = updateDisplayOptions(
 );
 
 const FILTER_NAMES: Record<string, string> = { q: 'Search', status: 'Status', tag: 'Tag', type: 'Type' };
+const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
+const SORT_FIELDS = ['created_at', 'updated_at', 'title'] as const;
 
+/**
+ * The query of GET /v1/resources (§4) from the Filters and Options collections, validated. A filter that
+ * was added but left empty is refused, not dropped: dropping it would return more resources than asked for.
+ */
 function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	assertCollectionFilled.call(this, options, OPTION_NAMES, itemIndex, 'option');
 	const qs: IDataObject = {};
 	for (const [key, value] of Object.entries(filters)) {
-		const text = typeof value === 'string' ? value.trim() : value;
-		if (text === '' || text === undefined || text === null) continue;
-		qs[key] = text;
+		if (!(key in FILTER_NAMES)) qs[key] = typeof value === 'string' ? value.trim() : value;
 	}
-	if (typeof qs.q === 'string') assertMaxLength.call(this, qs.q, 200, FILTER_NAMES.q, itemIndex);
-	if (typeof qs.tag === 'string') assertMaxLength.call(this, qs.tag, LIMITS.tag, FILTER_NAMES.tag, itemIndex);
-	if (qs.status !== undefined) assertEnum.call(this, qs.status, RESOURCE_STATUSES, FILTER_NAMES.status, itemIndex);
-	if (qs.type !== undefined) assertEnum.call(this, qs.type, RESOURCE_TYPES, FILTER_NAMES.type, itemIndex);
-	if (options.sort) qs.sort = options.sort;
-	if (options.order) qs.order = options.order;
+	if (filters.q !== undefined) {
+		qs.q = assertMaxLength.call(this, assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex), 200, FILTER_NAMES.q, itemIndex);
+	}
+	if (filters.tag !== undefined) {
+		const tag = assertText.call(this, filters.tag, FILTER_NAMES.tag, itemIndex);
+		qs.tag = assertMaxLength.call(this, tag, LIMITS.tag, FILTER_NAMES.tag, itemIndex);
+	}
+	if (filters.status !== undefined) {
+		qs.status = assertEnum.call(this, trimmed(filters.status), RESOURCE_STATUSES, FILTER_NAMES.status, itemIndex);
+	}
+	if (filters.type !== undefined) {
+		qs.type = assertEnum.call(this, trimmed(filters.type), RESOURCE_TYPES, FILTER_NAMES.type, itemIndex);
+	}
+	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
+	if (options.order !== undefined) {
+		qs.order = assertEnum.call(this, options.order, ['asc', 'desc'] as const, OPTION_NAMES.order, itemIndex);
+	}
 	return qs;
+}
+
+function trimmed(value: unknown): unknown {
+	return typeof value === 'string' ? value.trim() : value;
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -54,7 +54,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List resources',
+				description: 'Get many content resources',
 				action: 'Get many content resources',
 			},
 			{

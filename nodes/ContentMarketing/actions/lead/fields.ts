@@ -103,6 +103,7 @@ export const customFieldsOptions: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. enterprise',
+						description: 'Sent as text. Leave empty to remove the field from the lead (on update).',
 					},
 				],
 			},

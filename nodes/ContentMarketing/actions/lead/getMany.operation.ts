@@ -4,7 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readLimit, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../../helpers/simplify';
-import { assertEnum, assertId, assertInteger, assertMaxLength, idExample } from '../../helpers/validation';
+import {
+	assertCollectionFilled,
+	assertEnum,
+	assertId,
+	assertInteger,
+	assertMaxLength,
+	assertText,
+	idExample,
+} from '../../helpers/validation';
 import { apiRequestAllItems } from '../../transport';
 import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS, sourceChannelOptions, statusOptions } from './fields';
 
@@ -81,29 +89,47 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['getAll'] } }, properties);
 
-/** The query of GET /v1/leads (§4) from the Filters and Options collections, validated. */
+const FILTER_NAMES: Record<string, string> = {
+	assigned_to: 'Assigned To',
+	days: 'Created in the Last N Days',
+	q: 'Search',
+	source_channel: 'Source Channel',
+	source_resource_id: 'Source Resource ID',
+	status: 'Status',
+};
+
+const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
+
+/**
+ * The query of GET /v1/leads (§4) from the Filters and Options collections, validated. A filter that was
+ * added but left empty is refused, not dropped: dropping it would return more leads than asked for.
+ */
 function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	assertCollectionFilled.call(this, options, OPTION_NAMES, itemIndex, 'option');
 	const qs: IDataObject = {};
 	if (filters.days !== undefined) {
-		qs.days = assertInteger.call(this, filters.days, 'Created in the Last N Days', itemIndex, { min: 1, max: 365 });
+		qs.days = assertInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, { min: 1, max: 365 });
 	}
-	if (filters.status !== undefined) qs.status = assertEnum.call(this, filters.status, LEAD_STATUSES, 'Status', itemIndex);
+	if (filters.status !== undefined) qs.status = assertEnum.call(this, filters.status, LEAD_STATUSES, FILTER_NAMES.status, itemIndex);
 	if (filters.source_channel !== undefined) {
-		qs.source_channel = assertEnum.call(this, filters.source_channel, SOURCE_CHANNELS, 'Source Channel', itemIndex);
+		qs.source_channel = assertEnum.call(this, filters.source_channel, SOURCE_CHANNELS, FILTER_NAMES.source_channel, itemIndex);
 	}
-	if (typeof filters.source_resource_id === 'string' && filters.source_resource_id.trim() !== '') {
-		qs.source_resource_id = assertId.call(this, filters.source_resource_id, 'res', 'Source Resource ID', itemIndex);
+	if (filters.source_resource_id !== undefined) {
+		qs.source_resource_id = assertId.call(this, filters.source_resource_id, 'res', FILTER_NAMES.source_resource_id, itemIndex);
 	}
-	if (typeof filters.assigned_to === 'string' && filters.assigned_to !== '') {
-		qs.assigned_to = assertId.call(this, filters.assigned_to, 'user', 'Assigned To', itemIndex);
+	if (filters.assigned_to !== undefined) {
+		qs.assigned_to = assertId.call(this, filters.assigned_to, 'user', FILTER_NAMES.assigned_to, itemIndex);
 	}
-	if (typeof filters.q === 'string' && filters.q.trim() !== '') {
-		qs.q = assertMaxLength.call(this, filters.q.trim(), 200, 'Search', itemIndex);
+	if (filters.q !== undefined) {
+		qs.q = assertMaxLength.call(this, assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex), 200, FILTER_NAMES.q, itemIndex);
 	}
-	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, LEAD_SORT_FIELDS, 'Sort By', itemIndex);
-	if (options.order !== undefined) qs.order = assertEnum.call(this, options.order, ['asc', 'desc'] as const, 'Sort Order', itemIndex);
+	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, LEAD_SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
+	if (options.order !== undefined) {
+		qs.order = assertEnum.call(this, options.order, ['asc', 'desc'] as const, OPTION_NAMES.order, itemIndex);
+	}
 	return qs;
 }
 

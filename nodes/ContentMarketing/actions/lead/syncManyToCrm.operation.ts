@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { NodeError } from '../../helpers/items';
 import { asNodeError, errorItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
 import { apiRequest } from '../../transport';
+import { serviceApiError } from '../../transport/errors';
 import { leadLocator } from './fields';
 
 /** The service accepts at most 100 leads per batch call. */
@@ -27,10 +28,22 @@ interface Entry {
 	error?: NodeError;
 }
 
-type Outcome = { result: IDataObject } | { error: NodeError } | { failure: IDataObject };
+/** A batch call that failed as a whole: its error and the input items whose leads it carried. */
+interface ChunkFailure {
+	error: NodeError;
+	itemIndexes: number[];
+	/** Whether earlier batches of this run were synced before this one failed. */
+	afterSyncedBatches: boolean;
+}
+
+type Outcome = { result: IDataObject } | { chunkFailure: ChunkFailure } | { failure: IDataObject };
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /** Result entries by lead ID; entries without an ID are matched by position (they come in request order). */
@@ -48,14 +61,81 @@ function resultsById(answer: unknown, chunk: string[]): Map<string, IDataObject>
 	return byId;
 }
 
-function entryError(this: IExecuteFunctions, leadId: string, failure: IDataObject, itemIndex: number): NodeOperationError {
+/** The HTTP status a failed result entry stands for (an entry has a code, no status of its own). */
+const STATUS_BY_CODE: Record<string, number> = {
+	invalid_params: 400,
+	unauthorized: 401,
+	forbidden: 403,
+	not_found: 404,
+	conflict: 409,
+	invalid_state: 409,
+	crm_not_configured: 409,
+	rate_limited: 429,
+};
+
+function entryStatus(code: string): number {
+	return STATUS_BY_CODE[code] ?? (code.startsWith('invalid') ? 400 : 500);
+}
+
+/** A failed entry of the batch result as the service's error (NodeApiError with its code and message). */
+function entryError(this: IExecuteFunctions, leadId: string, failure: IDataObject, itemIndex: number): NodeApiError {
 	const error = isObject(failure.error) ? failure.error : {};
-	const code = typeof error.code === 'string' ? error.code : 'not_synced';
-	const message = typeof error.message === 'string' ? error.message : 'The lead was not synced';
-	return new NodeOperationError(this.getNode(), `Lead ${leadId} was not synced: ${message} (${code}) [item ${itemIndex}]`, {
+	const code = text(error.code) ?? 'not_synced';
+	const message = text(error.message) ?? 'The lead was not synced';
+	const status = typeof error.status === 'number' && error.status >= 400 ? error.status : entryStatus(code);
+	const apiError = serviceApiError(
+		this.getNode(),
+		{ status, code, message, requestId: text(error.request_id), param: text(error.param) },
 		itemIndex,
-		description: 'The other leads of the batch were synced; this one failed in the CRM sync.',
-	});
+	);
+	// One batch carries many leads: the message names the lead of this item.
+	apiError.message = `Lead ${leadId} was not synced: ${message} (${code}) [item ${itemIndex}]`;
+	apiError.description = [apiError.description, 'The batch call succeeded; the result for this lead reports a failure, the other leads have their own results.']
+		.filter(Boolean)
+		.join(' · ');
+	return apiError;
+}
+
+/** "item 3", "items 0–99" or "items 0–4, 7, 9–12": the input items, as ranges. */
+function describeItems(itemIndexes: number[]): string {
+	const sorted = [...new Set(itemIndexes)].sort((a, b) => a - b);
+	const runs: Array<[number, number]> = [];
+	for (const index of sorted) {
+		const last = runs[runs.length - 1];
+		if (last !== undefined && index === last[1] + 1) last[1] = index;
+		else runs.push([index, index]);
+	}
+	const shown = runs.slice(0, 6).map(([from, to]) => (from === to ? String(from) : `${from}–${to}`));
+	const rest = runs.length > 6 ? `, … (${sorted.length} items)` : '';
+	return `${sorted.length === 1 ? 'item' : 'items'} ${shown.join(', ')}${rest}`;
+}
+
+/**
+ * The error of a failed batch call for the items it carried: for one item (`itemIndex`, Continue On Fail)
+ * or, without it, for the whole chunk, naming its items.
+ */
+function chunkError(this: IExecuteFunctions, failure: ChunkFailure, itemIndex?: number): NodeError {
+	const { error, itemIndexes, afterSyncedBatches } = failure;
+	const items = describeItems(itemIndexes);
+	const label = itemIndex === undefined ? `[${items}]` : `[item ${itemIndex}]`;
+	const message = `${error.message.replace(/ \[items? [^\]]*\]$/, '')} ${label}`;
+	const description = [
+		error.description,
+		`The whole batch call failed: none of the leads of ${items} was synced.`,
+		itemIndex === undefined && afterSyncedBatches ? 'The leads of the earlier batches were synced.' : undefined,
+	]
+		.filter(Boolean)
+		.join(' · ');
+	const index = itemIndex ?? Math.min(...itemIndexes);
+	if (error instanceof NodeApiError) {
+		return new NodeApiError(this.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
+			message,
+			description,
+			httpCode: error.httpCode ?? undefined,
+			itemIndex: index,
+		});
+	}
+	return new NodeOperationError(this.getNode(), message, { description, itemIndex: index });
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
@@ -86,9 +166,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				else outcomes.set(id, { result });
 			}
 		} catch (error) {
-			const callError = asNodeError(this.getNode(), error);
-			if (!continueOnFail) throw callError;
-			for (const id of chunk) outcomes.set(id, { error: callError });
+			const inChunk = new Set(chunk);
+			const chunkFailure: ChunkFailure = {
+				error: asNodeError(this.getNode(), error),
+				// Every item whose lead was in the chunk, repeated leads included.
+				itemIndexes: entries.flatMap((entry) => (entry.leadId !== undefined && inChunk.has(entry.leadId) ? [entry.itemIndex] : [])),
+				afterSyncedBatches: start > 0,
+			};
+			if (!continueOnFail) throw chunkError.call(this, chunkFailure);
+			for (const id of chunk) outcomes.set(id, { chunkFailure });
 		}
 	}
 
@@ -104,8 +190,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			continue;
 		}
 		const itemError =
-			outcome !== undefined && 'error' in outcome
-				? outcome.error
+			outcome !== undefined && 'chunkFailure' in outcome
+				? chunkError.call(this, outcome.chunkFailure, itemIndex)
 				: entryError.call(this, leadId, outcome?.failure ?? {}, itemIndex);
 		if (!continueOnFail) throw itemError;
 		output.push(errorItem(itemError, itemIndex, { lead_id: leadId }));

@@ -62,7 +62,7 @@ function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: num
 		body.notes = notes === '' ? null : assertMaxLength.call(this, notes, 10_000, 'Notes', itemIndex);
 	}
 	const customFields = readCustomFields.call(this, fields, itemIndex);
-	if (customFields !== undefined) body.custom_fields = customFields;
+	if (customFields !== undefined && Object.keys(customFields).length > 0) body.custom_fields = customFields;
 	if (Object.keys(body).length === 0) {
 		throw invalidField.call(
 			this,

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { assertMaxLength, assertUrl } from '../../helpers/validation';
+import { assertMaxLength, assertUrl, readBoolean } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { activeField, descriptionField, eventsField, readEvents, urlField } from './fields';
 
@@ -34,7 +34,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (typeof additional.description === 'string' && additional.description !== '') {
 			body.description = assertMaxLength.call(this, additional.description, 500, 'Description', itemIndex);
 		}
-		if (additional.active !== undefined) body.active = additional.active === true;
+		if (additional.active !== undefined) body.active = readBoolean.call(this, additional.active, 'Active', itemIndex);
 		const endpoint = await apiRequest.call(this, 'POST', '/v1/webhooks', { body, itemIndex });
 		return typeof endpoint.secret === 'string' ? { ...endpoint, secret_hint: SECRET_HINT } : endpoint;
 	});

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertUrl } from '../../helpers/validation';
+import { assertCollectionFilled, assertText, assertUrl, readBoolean } from '../../helpers/validation';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -45,13 +45,25 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['getAll'] } }, properties);
 
+const FILTER_NAMES: Record<string, string> = { active: 'Active', event: 'Event', url: 'URL' };
+
+/**
+ * The query of GET /v1/webhooks (§10) from the Filters collection, validated. A filter that was added but
+ * left empty is refused, not dropped: dropping it would return more endpoints than asked for.
+ */
+function webhookQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	const qs: IDataObject = {};
+	if (filters.active !== undefined) qs.active = readBoolean.call(this, filters.active, FILTER_NAMES.active, itemIndex);
+	if (filters.event !== undefined) qs.event = assertText.call(this, filters.event, FILTER_NAMES.event, itemIndex);
+	if (filters.url !== undefined) qs.url = assertUrl.call(this, filters.url, FILTER_NAMES.url, itemIndex);
+	return qs;
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const qs: IDataObject = {};
-		if (filters.active !== undefined) qs.active = filters.active === true;
-		if (typeof filters.event === 'string' && filters.event !== '') qs.event = filters.event;
-		if (typeof filters.url === 'string' && filters.url !== '') qs.url = assertUrl.call(this, filters.url, 'URL', itemIndex);
+		const qs = webhookQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
 		return await apiRequestAllItems.call(this, '/v1/webhooks', qs, { limit, itemIndex });
 	});

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
-import { assertMaxLength, assertUrl, invalidField } from '../../helpers/validation';
+import { assertMaxLength, assertUrl, invalidField, readBoolean } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { activeField, descriptionField, eventsField, readEvents, urlField, webhookLocator } from './fields';
 
@@ -34,7 +34,7 @@ function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: num
 	if (fields.description !== undefined) {
 		body.description = assertMaxLength.call(this, String(fields.description), 500, 'Description', itemIndex);
 	}
-	if (fields.active !== undefined) body.active = fields.active === true;
+	if (fields.active !== undefined) body.active = readBoolean.call(this, fields.active, 'Active', itemIndex);
 	if (Object.keys(body).length === 0) {
 		throw invalidField.call(this, 'Update Fields', 'add at least one field to update (URL, Events, Description or Active)', itemIndex);
 	}
