@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { assertEnum, assertId, assertMaxLength, assertRequired, invalidField } from '../../helpers/validation';
+import { assertEnum, assertId, assertMaxLength, assertRequired, invalidField, readBoolean } from '../../helpers/validation';
 import type { ResourceType } from './constants';
 import { LIMITS } from './constants';
 import { RESOURCE_URL_REGEX } from './fields';
@@ -54,12 +54,6 @@ export function readTitle(this: IExecuteFunctions, value: unknown, itemIndex: nu
 
 export function readType(this: IExecuteFunctions, value: unknown, allowed: readonly ResourceType[], itemIndex: number): ResourceType {
 	return assertEnum.call(this, typeof value === 'string' ? value.trim() : value, allowed, 'Type', itemIndex) as ResourceType;
-}
-
-function readBoolean(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number): boolean {
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidField.call(this, field, `expected true or false, got "${String(value)}"`, itemIndex);
 }
 
 /**
