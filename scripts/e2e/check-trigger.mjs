@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 
 import { findNode, readExample, WORKFLOWS } from './examples.mjs';
-import { executionData, listExecutions, runN8nOk, startN8n, waitForExecutions } from './n8n.mjs';
+import { executionData, listExecutions, ownerCookie, runN8nOk, startN8n, waitForExecutions } from './n8n.mjs';
 
 const SETTLE_MS = 4_000;
 const SALES = 'sales@example.com';
@@ -96,4 +96,88 @@ export async function checkFilteredLead(stack, endpoint) {
 	const deliveries = await deliveriesOf(stack, endpoint.id);
 	assert.deepEqual(deliveries.map((d) => d.ok), [true, true], 'two deliveries in all, both acknowledged at the first attempt');
 	return { detail: `${lead.id}: execution ${executions[1].id} stopped at "Company lead?"` };
+}
+
+/** The URL n8n registers for the trigger while the editor listens for a test event. */
+export function triggerTestWebhookUrl(baseUrl) {
+	const { webhookId } = findNode(readExample('newLead'), 'New Lead');
+	return `${baseUrl}/webhook-test/${webhookId}/webhook`;
+}
+
+async function restJson(n8n, cookie, method, urlPath, body) {
+	const res = await fetch(`${n8n.baseUrl}${urlPath}`, {
+		method,
+		headers: body === undefined ? { cookie } : { cookie, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${text}`);
+	return JSON.parse(text).data;
+}
+
+const sandboxEndpoints = async (stack) => (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+
+/**
+ * "Listen for test event" as the editor does it: POST /rest/workflows/:id/run with the workflow and
+ * `triggerToStartFrom` → n8n answers `waitingForWebhook` and registers the TEST webhook, which makes
+ * the trigger create a second endpoint (…/webhook-test/…) next to the production one. One lead then
+ * runs one `manual` execution (and one more production one); n8n releases the test webhook after
+ * that call, so the trigger's delete removes the test endpoint again.
+ */
+export async function checkTestWebhook(stack, n8n, endpoint) {
+	const { userFolder } = stack;
+	const id = WORKFLOWS.newLead.id;
+	const testUrl = triggerTestWebhookUrl(n8n.baseUrl);
+	const cookie = await ownerCookie(n8n.baseUrl);
+	const logStart = (await stack.sandbox.client.control('GET', '/_sandbox/requests')).length;
+	const workflowData = await restJson(n8n, cookie, 'GET', `/rest/workflows/${id}`);
+	const run = await restJson(n8n, cookie, 'POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: 'New Lead' } });
+	assert.deepEqual(run, { waitingForWebhook: true }, 'n8n waits for the test webhook');
+
+	const listening = await sandboxEndpoints(stack);
+	const urls = JSON.stringify(listening.map((e) => e.url));
+	const test = listening.filter((e) => e.url === testUrl);
+	assert.equal(test.length, 1, `one endpoint for ${testUrl}; the sandbox has: ${urls}`);
+	assert.deepEqual(test[0].events, ['lead.created']);
+	assert.equal(test[0].active, true);
+	assert.deepEqual(listening.filter((e) => e.url !== testUrl).map((e) => e.id), [endpoint.id], `besides it only the production endpoint: ${urls}`);
+
+	const lead = await stack.sandbox.client.api('POST', '/v1/leads', { email: `e2e.tester.${Date.now()}@mailbox.example` });
+	const manual = await waitForExecutions(userFolder, id, { count: 1, mode: 'manual', settleMs: SETTLE_MS });
+	assert.equal(manual.length, 1, `exactly one test execution (got ${manual.length})`);
+	assert.equal(manual[0].status, 'success', 'the test execution succeeded');
+	const { data } = await executionData(userFolder, manual[0].id);
+	const ran = Object.keys(data.resultData.runData);
+	assert.deepEqual(ran.sort(), ['Company lead?', 'New Lead'], `the test execution stops at the filter (ran: ${ran.join(', ')})`);
+	assert.equal(data.resultData.runData['New Lead'][0].data.main[0][0].json.id, lead.id, 'the test execution got the new lead');
+	const live = await listExecutions(userFolder, id, { mode: 'webhook' });
+	assert.equal(live.length, 3, `the production webhook ran once more (got ${live.length} webhook executions in all)`);
+	assert.equal((await listExecutions(userFolder, id)).length, 4, 'no execution of another mode');
+	const testDeliveries = await deliveriesOf(stack, test[0].id);
+	assert.deepEqual(testDeliveries.map((d) => d.ok), [true], 'one delivery to the test endpoint, acknowledged');
+
+	// n8n releases the test webhook after that call: the trigger's delete removes the test endpoint
+	const deadline = Date.now() + 10_000;
+	let after = await sandboxEndpoints(stack);
+	while (after.some((e) => e.url === testUrl) && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 250));
+		after = await sandboxEndpoints(stack);
+	}
+	assert.deepEqual(after.map((e) => e.id), [endpoint.id], `only the production endpoint is left: ${JSON.stringify(after.map((e) => e.url))}`);
+	// what the trigger called on the webhooks API meanwhile (our own listing uses only limit=100)
+	const calls = (await stack.sandbox.client.control('GET', '/_sandbox/requests'))
+		.slice(logStart)
+		.filter((r) => r.path.startsWith('/v1/webhooks') && !(r.method === 'GET' && r.query === 'limit=100'))
+		.map((r) => {
+			const url = new URLSearchParams(r.query).get('url');
+			return `${r.method} ${r.path.replace(test[0].id, '<test>')}${url === null ? '' : url === testUrl ? ' url=<test>' : ` url=${url}`} ${r.status}`;
+		});
+	assert.deepEqual(
+		calls,
+		['GET /v1/webhooks url=<test> 200', 'POST /v1/webhooks 201', 'DELETE /v1/webhooks/<test> 200', 'GET /v1/webhooks url=<test> 200'],
+		'n8n called checkExists, create, then delete (which sweeps the URL once more)',
+	);
+	const released = await fetch(testUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+	assert.equal(released.status, 404, 'the test webhook URL is released');
+	return { detail: `${test[0].id} created and deleted, execution ${manual[0].id} (manual)` };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { checkBulkImport, checkDigest, checkTour, checkUploadPdf } from './check-manual-examples.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
-import { checkCompanyLead, checkEndpoint, checkFilteredLead, publishTrigger, startServer } from './check-trigger.mjs';
+import { checkCompanyLead, checkEndpoint, checkFilteredLead, checkTestWebhook, publishTrigger, startServer } from './check-trigger.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { createProgress } from './progress.mjs';
 import { createStack } from './stack.mjs';
@@ -30,6 +30,7 @@ try {
 	const endpoint = await step('one webhook endpoint registered in the sandbox', () => checkEndpoint(stack, n8n));
 	await step('company lead -> 1 execution, CRM sync, sales e-mail', () => checkCompanyLead(stack, endpoint));
 	await step('lead without company -> 1 execution, stopped by the filter', () => checkFilteredLead(stack, endpoint));
+	await step('test webhook: listen, 1 manual execution, test endpoint deleted', () => checkTestWebhook(stack, n8n, endpoint));
 } catch (error) {
 	failure = error;
 } finally {
