@@ -159,6 +159,19 @@ export class NodeTestBed {
 	}
 
 	/** The `/v1` requests the sandbox has seen since the last reset or `clearRequests()`. */
+	/** Every lead id of the account, read straight from the API page by page (independent of the node). */
+	async allLeadIds(): Promise<string[]> {
+		const ids: string[] = [];
+		let cursor: string | null = null;
+		do {
+			const query: string = cursor === null ? '' : `&cursor=${cursor}`;
+			const page = await this.api<{ data: Array<{ id: string }>; next_cursor: string | null }>('GET', `/v1/leads?limit=100${query}`);
+			ids.push(...page.body.data.map((lead) => lead.id));
+			cursor = page.body.next_cursor;
+		} while (cursor !== null);
+		return ids;
+	}
+
 	async requests(): Promise<SandboxRequest[]> {
 		return (await this.control<SandboxRequest[]>('GET', '/_sandbox/requests')).body;
 	}

@@ -16,21 +16,9 @@ interface LoggedRequest {
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-async function allLeadIds(): Promise<string[]> {
-	const ids: string[] = [];
-	let cursor: string | null = null;
-	do {
-		const query: string = cursor === null ? '' : `&cursor=${cursor}`;
-		const page = await bed.api<{ data: Array<{ id: string }>; next_cursor: string | null }>('GET', `/v1/leads?limit=100${query}`);
-		ids.push(...page.body.data.map((lead) => lead.id));
-		cursor = page.body.next_cursor;
-	} while (cursor !== null);
-	return ids;
-}
-
 test('Get Many (Return All) over 1,000 leads with 20% 429s and 10% 500s returns each lead exactly once', async () => {
 	await bed.control('POST', '/_sandbox/seed', { seed: 42, leads: 1000, resources: 10 });
-	const seeded = await allLeadIds();
+	const seeded = await bed.allLeadIds();
 	expect(seeded).toHaveLength(1000);
 	await bed.control('DELETE', '/_sandbox/requests');
 	await bed.control('PUT', '/_sandbox/faults', { rate_429: 0.2, rate_500: 0.1, methods: ['GET'], path_prefix: '/v1/leads', seed: 5 });
@@ -73,7 +61,7 @@ test('500 Create Lead items with 20% 429s create exactly 500 leads', async () =>
 	);
 	expect(log.filter((request) => request.status === 429).length).toBeGreaterThan(50);
 	expect(log.filter((request) => request.status === 201)).toHaveLength(500);
-	expect(await allLeadIds()).toHaveLength(500);
+	expect(await bed.allLeadIds()).toHaveLength(500);
 
 	// Counted through the node too.
 	const count = await bed.run({ resource: 'lead', operation: 'getAll', returnAll: true });
@@ -95,7 +83,7 @@ test('creates survive 500s and dropped connections without duplicates', async ()
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(60);
 	await bed.control('DELETE', '/_sandbox/faults');
-	const emails = (await allLeadIds()).length;
+	const emails = (await bed.allLeadIds()).length;
 	expect(emails).toBe(60);
 	// 5xx and resets were waited out with exponential backoff starting at 1 s.
 	expect(clock.delays.length).toBeGreaterThan(0);
@@ -104,7 +92,7 @@ test('creates survive 500s and dropped connections without duplicates', async ()
 
 test('2,000 Sync Many to CRM items make at most 20 HTTP calls', async () => {
 	await bed.control('POST', '/_sandbox/seed', { seed: 8, leads: 2000, resources: 5 });
-	const ids = await allLeadIds();
+	const ids = await bed.allLeadIds();
 	await bed.control('DELETE', '/_sandbox/requests');
 	const input: INodeExecutionData[] = ids.map((id) => ({ json: { id } as IDataObject }));
 

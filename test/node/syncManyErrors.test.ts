@@ -114,14 +114,7 @@ describe('a batch call that fails as a whole', () => {
 
 	test('429 after the retries on every call: each chunk of 100 names its own items', async () => {
 		await bed.control('POST', '/_sandbox/seed', { seed: 3, leads: 150, resources: 1 });
-		const ids: string[] = [];
-		let cursor: string | null = null;
-		do {
-			const query: string = cursor === null ? '' : `&cursor=${cursor}`;
-			const page = await bed.api<{ data: Array<{ id: string }>; next_cursor: string | null }>('GET', `/v1/leads?limit=100${query}`);
-			ids.push(...page.body.data.map((lead) => lead.id));
-			cursor = page.body.next_cursor;
-		} while (cursor !== null);
+		const ids = await bed.allLeadIds();
 		expect(ids).toHaveLength(150);
 		await bed.control('PUT', '/_sandbox/faults', { rate_429: 1, methods: ['POST'], path_prefix: '/v1/leads/batch-sync-crm' });
 
