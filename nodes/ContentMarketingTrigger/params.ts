@@ -3,8 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-export const EVENT_TYPES = ['lead.created', 'lead.status_updated'] as const;
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'] as const;
+export { LEAD_STATUSES, WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../ContentMarketing/helpers/vocabulary';
 
 export interface LeadFilters {
 	/** Empty: every status. */

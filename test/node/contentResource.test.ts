@@ -90,7 +90,7 @@ describe('Create', () => {
 			{ ...RESOURCE, operation: 'create', inputData: 'binary', binaryPropertyName: 'file', title: 'Report', type: 'pdf' },
 			{ input: [pdfItem('x')] },
 		);
-		expect(result.error?.message).toBe('Input Binary Field: input item 0 has no binary field "file" (it has "data") [item 0]');
+		expect(result.error?.message).toBe('Input Binary Field: the item has no binary field "file" (it has "data") [item 0]');
 		expect(await bed.requests()).toEqual([]);
 	});
 

@@ -35,7 +35,7 @@ async function upload(options: { uploadLimit?: string; continueOnFail?: boolean 
 it('refuses a file over the free limit before sending anything, naming the item and the fix', async () => {
 	const result = await upload({});
 	const error = result.errorOf('Upload');
-	expect(error?.message).toBe('The file "webinar.mp4" of item 0 is 50.0 MB, over the 50.0 MB upload limit of the Free plan [item 0]');
+	expect(error?.message).toBe('The file "webinar.mp4" is 50.0 MB, over the 50.0 MB upload limit of the Free plan [item 0]');
 	expect(error?.description).toContain('set Options > Upload Size Limit to "Paid Plan (500 MB)"');
 	expect(await bed.requests()).toEqual([]);
 });

@@ -91,10 +91,11 @@ describe('Webhook Endpoint: Create', () => {
 		expect(await bed.requests()).toEqual([]);
 	});
 
-	test('an event type the service does not know is its 400, with the parameter named', async () => {
+	test('an event type the service does not know is refused by the node, naming the known ones', async () => {
 		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'create', url: 'https://a.example.com', events: ['lead.deleted'] });
-		expect(result.error?.message).toMatch(/\(invalid_params\) \[item 0\]$/);
-		expect(result.error?.description).toContain('parameter: events');
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe('Events: expected one of lead.created, lead.status_updated, got "lead.deleted" [item 0]');
+		expect(await bed.requests()).toEqual([]);
 	});
 });
 

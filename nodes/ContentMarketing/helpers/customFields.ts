@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { jsonParse } from 'n8n-workflow';
 
-import type { NodeContext } from './validation';
-import { invalidField } from './validation';
+import type { NodeContext } from './itemErrors';
+import { invalidField, unexpectedValue } from './itemErrors';
+import { isObject, readObject, trimmedText } from './values';
 
-/** §5: at most 50 keys; a key starts with a letter; values are strings up to 1,000 characters, numbers, booleans or null. */
+/** docs/api-contract.md §5: at most 50 keys; a key starts with a letter; values are strings up to 1,000 characters, numbers, booleans or null. */
 const KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const MAX_KEYS = 50;
 const MAX_VALUE_LENGTH = 1_000;
@@ -13,11 +13,6 @@ export type CustomFieldValue = string | number | boolean | null;
 
 export const CUSTOM_FIELDS_UI_LABEL = 'Custom Fields';
 export const CUSTOM_FIELDS_JSON_LABEL = 'Custom Fields (JSON)';
-
-interface CustomFieldPair {
-	key?: string;
-	value?: string;
-}
 
 function checkEntry(this: NodeContext, key: string, value: unknown, field: string, itemIndex: number): CustomFieldValue {
 	if (!KEY.test(key)) {
@@ -39,35 +34,30 @@ function checkEntry(this: NodeContext, key: string, value: unknown, field: strin
 	throw invalidField.call(this, field, `the value of "${key}" must be a string, number, boolean or null`, itemIndex);
 }
 
-/** Key/value pairs of the fixedCollection `{ field: [{ key, value }] }`; values stay strings, an empty value is null (removes the key on update). */
-export function customFieldsFromPairs(this: NodeContext, ui: IDataObject | undefined, itemIndex: number): IDataObject {
-	const pairs = (ui?.field as CustomFieldPair[] | undefined) ?? [];
+/** Key/value pairs of the fixedCollection `{ field: [{ key, value }] }`; an empty value is null (removes the key on update). */
+export function customFieldsFromPairs(this: NodeContext, ui: unknown, itemIndex: number): IDataObject {
+	const label = CUSTOM_FIELDS_UI_LABEL;
+	if (ui === undefined) return {};
+	const pairs = isObject(ui) ? (ui.field ?? []) : ui;
+	if (!Array.isArray(pairs)) throw unexpectedValue.call(this, label, 'a list of key/value pairs', ui, itemIndex);
 	const fields: IDataObject = {};
-	for (const pair of pairs) {
-		const key = (pair.key ?? '').trim();
-		if (key === '') throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, 'every entry needs a key', itemIndex);
-		if (Object.prototype.hasOwnProperty.call(fields, key)) throw invalidField.call(this, CUSTOM_FIELDS_UI_LABEL, `the key "${key}" is given twice`, itemIndex);
+	pairs.forEach((pair: unknown, position) => {
+		if (!isObject(pair)) throw unexpectedValue.call(this, label, `a key/value pair as entry ${position + 1}`, pair, itemIndex);
+		if (typeof pair.key !== 'string' && pair.key !== undefined && pair.key !== null) {
+			throw unexpectedValue.call(this, label, `text as the key of entry ${position + 1}`, pair.key, itemIndex);
+		}
+		const key = trimmedText(pair.key) ?? '';
+		if (key === '') throw invalidField.call(this, label, 'every entry needs a key', itemIndex);
+		if (Object.prototype.hasOwnProperty.call(fields, key)) throw invalidField.call(this, label, `the key "${key}" is given twice`, itemIndex);
 		const value = pair.value === undefined || pair.value === '' ? null : pair.value;
-		fields[key] = checkEntry.call(this, key, value, CUSTOM_FIELDS_UI_LABEL, itemIndex);
-	}
+		fields[key] = checkEntry.call(this, key, value, label, itemIndex);
+	});
 	return fields;
 }
 
 /** A JSON object (text or already parsed); `null` values remove a key on update. */
 export function customFieldsFromJson(this: NodeContext, json: unknown, itemIndex: number): IDataObject {
-	if (json === undefined) return {};
-	let parsed: unknown = json;
-	if (typeof json === 'string') {
-		if (json.trim() === '') return {};
-		try {
-			parsed = jsonParse<unknown>(json);
-		} catch {
-			throw invalidField.call(this, CUSTOM_FIELDS_JSON_LABEL, 'is not valid JSON', itemIndex);
-		}
-	}
-	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw invalidField.call(this, CUSTOM_FIELDS_JSON_LABEL, 'must be a JSON object like {"plan": "pro"}', itemIndex);
-	}
+	const parsed = readObject.call(this, json, CUSTOM_FIELDS_JSON_LABEL, itemIndex, '{"plan": "pro"}') ?? {};
 	const fields: IDataObject = {};
 	for (const [key, value] of Object.entries(parsed)) {
 		fields[key] = checkEntry.call(this, key, value, CUSTOM_FIELDS_JSON_LABEL, itemIndex);
@@ -86,7 +76,7 @@ export function readCustomFields(
 ): IDataObject | undefined {
 	if (collection.customFieldsUi === undefined && collection.customFieldsJson === undefined) return undefined;
 	const fields = {
-		...customFieldsFromPairs.call(this, collection.customFieldsUi as IDataObject | undefined, itemIndex),
+		...customFieldsFromPairs.call(this, collection.customFieldsUi, itemIndex),
 		...customFieldsFromJson.call(this, collection.customFieldsJson, itemIndex),
 	};
 	if (Object.keys(fields).length > MAX_KEYS) {

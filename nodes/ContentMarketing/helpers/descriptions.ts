@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { assertInteger } from './validation';
+import { readBoolean, readInteger } from './values';
 
 /** The Return All switch and the Limit it hides, of a list operation; read them with `readLimit`. */
 export const returnAllOrLimit: INodeProperties[] = [
@@ -24,9 +24,8 @@ export const returnAllOrLimit: INodeProperties[] = [
 
 /** The item limit set with `returnAllOrLimit`: undefined for Return All, otherwise the validated Limit. */
 export function readLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return undefined;
-	return assertInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1 });
+	if (readBoolean.call(this, this.getNodeParameter('returnAll', itemIndex, false), 'Return All', itemIndex)) return undefined;
+	return readInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1 });
 }
 
 /** The "Options" collection of a list operation: Sort By one of `sortBy` (default `defaultSortBy`) and Sort Order. */
@@ -66,3 +65,15 @@ export const simplifyField: INodeProperties = {
 	default: true,
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
+
+/** The Simplify switch as set (see `simplifyField`); a value that is not a boolean is refused. */
+export function readSimplify(this: IExecuteFunctions, itemIndex: number): boolean {
+	return readBoolean.call(this, this.getNodeParameter('simplify', itemIndex, true), 'Simplify', itemIndex);
+}
+
+/** Options for every value of a vocabulary, from its labels (a Record, so none is missing), sorted by name. */
+export function labelledOptions<T extends string>(labels: Record<T, string>): INodePropertyOptions[] {
+	return (Object.entries(labels) as Array<[T, string]>)
+		.map(([value, name]) => ({ name, value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}

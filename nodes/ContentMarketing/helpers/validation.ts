@@ -1,8 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { NodeContext } from './itemErrors';
+import { invalidField, unexpectedValue } from './itemErrors';
+import { isBlank, readOptionalText, readText } from './values';
 
-/** Anything with `getNode()`: execute, load-options and hook contexts. */
-export type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
+// The formats of the service's fields (IDs, e-mail, dates, URLs, enumerations, lengths), checked before
+// any request; the type of a value is checked first by the readers in values.ts.
 
 export type IdPrefix = 'lead' | 'res' | 'cta' | 'user' | 'wh';
 
@@ -14,7 +15,7 @@ const ID_EXAMPLE: Record<IdPrefix, string> = {
 	wh: 'wh_1q2w3e4r5t6y7u8i',
 };
 
-/** §1: `<prefix>_` followed by 1 to 64 letters or digits. */
+/** docs/api-contract.md §1: `<prefix>_` followed by 1 to 64 letters or digits. */
 export function idPattern(prefix: IdPrefix): RegExp {
 	return new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`);
 }
@@ -23,32 +24,11 @@ export function idExample(prefix: IdPrefix): string {
 	return ID_EXAMPLE[prefix];
 }
 
-function show(value: unknown): string {
-	if (value === undefined || value === null || value === '') return 'nothing';
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	const shortened = text.length > 80 ? `${text.slice(0, 77)}...` : text;
-	return typeof value === 'string' ? `"${shortened}"` : shortened;
-}
-
-/** A NodeOperationError naming the field and the item, as all input validation reports it. */
-export function invalidField(this: NodeContext, field: string, problem: string, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(this.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description: `Fix the "${field}" parameter of item ${itemIndex}; nothing was sent to the service for this item.`,
-	});
-}
-
-export function assertRequired(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	if (text === '') throw invalidField.call(this, field, 'is required', itemIndex);
-	return text;
-}
-
 export function assertId(this: NodeContext, value: unknown, prefix: IdPrefix, field: string, itemIndex: number): string {
-	const id = typeof value === 'string' ? value.trim() : '';
-	if (id === '') throw invalidField.call(this, field, 'is required', itemIndex);
-	if (!idPattern(prefix).test(id)) {
-		throw invalidField.call(this, field, `expected an ID like ${ID_EXAMPLE[prefix]}, got ${show(value)}`, itemIndex);
+	const id = typeof value === 'string' ? value.trim() : value;
+	if (isBlank(id)) throw invalidField.call(this, field, 'is required', itemIndex);
+	if (typeof id !== 'string' || !idPattern(prefix).test(id)) {
+		throw unexpectedValue.call(this, field, `an ID like ${ID_EXAMPLE[prefix]}`, value, itemIndex);
 	}
 	return id;
 }
@@ -56,10 +36,10 @@ export function assertId(this: NodeContext, value: unknown, prefix: IdPrefix, fi
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:.]{2,}$/;
 
 export function assertEmail(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
-	const email = assertRequired.call(this, value, field, itemIndex);
-	if (email.length > 254 || !EMAIL.test(email)) {
-		throw invalidField.call(this, field, `expected an e-mail address like name@example.com, got ${show(value)}`, itemIndex);
-	}
+	const expected = 'an e-mail address like name@example.com';
+	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	const email = readText.call(this, value, field, itemIndex);
+	if (email.length > 254 || !EMAIL.test(email)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	return email;
 }
 
@@ -69,11 +49,12 @@ export function assertDate(this: NodeContext, value: unknown, field: string, ite
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
 	const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
 	if (!match || !date || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
-		throw invalidField.call(this, field, `expected a date as YYYY-MM-DD, got ${show(value)}`, itemIndex);
+		throw unexpectedValue.call(this, field, 'a date as YYYY-MM-DD', value, itemIndex);
 	}
 	return text;
 }
 
+/** One of `allowed`; text is trimmed first, anything else is refused with the allowed values listed. */
 export function assertEnum<T extends string>(
 	this: NodeContext,
 	value: unknown,
@@ -81,26 +62,11 @@ export function assertEnum<T extends string>(
 	field: string,
 	itemIndex: number,
 ): T {
-	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-		throw invalidField.call(this, field, `expected one of ${allowed.join(', ')}, got ${show(value)}`, itemIndex);
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (typeof text !== 'string' || !(allowed as readonly string[]).includes(text)) {
+		throw unexpectedValue.call(this, field, `one of ${allowed.join(', ')}`, value, itemIndex);
 	}
-	return value as T;
-}
-
-export function assertInteger(
-	this: NodeContext,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-	range: { min?: number; max?: number } = {},
-): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	const { min = 1, max = Number.MAX_SAFE_INTEGER } = range;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-		throw invalidField.call(this, field, `expected a whole number ${bounds}, got ${show(value)}`, itemIndex);
-	}
-	return number;
+	return text as T;
 }
 
 export function assertMaxLength(this: NodeContext, value: string, max: number, field: string, itemIndex: number): string {
@@ -110,34 +76,43 @@ export function assertMaxLength(this: NodeContext, value: string, max: number, f
 	return value;
 }
 
-/** An absolute http(s) URL with a host; `httpsOnly` rejects plain http. */
-export function assertUrl(this: NodeContext, value: unknown, field: string, itemIndex: number, httpsOnly = false): string {
-	const text = assertRequired.call(this, value, field, itemIndex);
-	let url: URL | undefined;
+function parseUrl(text: string): URL | undefined {
 	try {
-		url = new URL(text);
+		return new URL(text);
 	} catch {
-		url = undefined;
+		return undefined;
 	}
-	const protocols = httpsOnly ? ['https:'] : ['https:', 'http:'];
-	if (!url || !protocols.includes(url.protocol) || url.hostname === '') {
-		const expected = httpsOnly ? 'an https:// URL' : 'an http(s):// URL';
-		throw invalidField.call(this, field, `expected ${expected} like https://hooks.example.com/cm, got ${show(value)}`, itemIndex);
+}
+
+/** An absolute http(s) URL with a host. */
+export function assertUrl(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+	const expected = 'an http(s):// URL like https://hooks.example.com/cm';
+	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	const text = readText.call(this, value, field, itemIndex);
+	const url = parseUrl(text);
+	if (!url || !['https:', 'http:'].includes(url.protocol) || url.hostname === '') {
+		throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	}
 	return text;
 }
 
-/** The value inside a resource locator (`{ mode, value }`), or the value itself. */
-function innerValue(value: unknown): unknown {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value
-		? (value as { value: unknown }).value
-		: value;
-}
+/** docs/api-contract.md §13: the loopback hosts the sandbox accepts plain http:// webhook URLs for. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Nothing given: undefined, null, blank text, or a resource locator without a value. */
-export function isBlank(value: unknown): boolean {
-	const inner = innerValue(value);
-	return inner === undefined || inner === null || (typeof inner === 'string' && inner.trim() === '');
+/**
+ * A webhook URL the service can deliver to (docs/api-contract.md §10): https:// with a host, at most
+ * 2,048 characters; plain http:// only for a loopback host, which the sandbox accepts (§13).
+ */
+export function assertWebhookUrl(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+	const expected =
+		'an http(s):// URL the service can deliver to: https://, or http:// only for a loopback host (localhost, 127.0.0.1, [::1]), like https://hooks.example.com/cm';
+	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	const text = readText.call(this, value, field, itemIndex);
+	const url = parseUrl(text);
+	const https = url?.protocol === 'https:' && url.hostname !== '';
+	const loopbackHttp = url?.protocol === 'http:' && LOOPBACK.test(url.hostname);
+	if (!https && !loopbackHttp) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	return assertMaxLength.call(this, text, 2_048, field, itemIndex);
 }
 
 export type CollectionEntryKind = 'filter' | 'option';
@@ -170,7 +145,7 @@ export function assertCollectionFilled(
 	}
 }
 
-/** Non-empty text (a number is read as text), trimmed; anything else is refused. */
+/** The text of a filter or option that was added: filled (see `assertFilled`) and text. */
 export function assertText(
 	this: NodeContext,
 	value: unknown,
@@ -179,15 +154,5 @@ export function assertText(
 	kind: CollectionEntryKind = 'filter',
 ): string {
 	assertFilled.call(this, value, field, itemIndex, kind);
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string') throw invalidField.call(this, field, `expected text, got ${show(value)}`, itemIndex);
-	return value.trim();
-}
-
-/** A boolean, or the text "true"/"false" an expression may give; anything else is refused, never read as false. */
-export function readBoolean(this: NodeContext, value: unknown, field: string, itemIndex: number): boolean {
-	if (typeof value === 'boolean') return value;
-	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-	if (text === 'true' || text === 'false') return text === 'true';
-	throw invalidField.call(this, field, `expected true or false, got ${show(value)}`, itemIndex);
+	return readOptionalText.call(this, value, field, itemIndex) as string;
 }

@@ -1,13 +1,10 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { trimmedText } from '../helpers/values';
 import { apiRequest } from '../transport';
 import { readPage } from '../transport/paging';
 
 const PAGE_SIZE = 50;
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
-}
 
 /** One page of a list endpoint, with the server-side search `q` when the endpoint has one. */
 async function searchPage(
@@ -30,8 +27,8 @@ export async function searchLeads(
 ): Promise<INodeListSearchResult> {
 	const page = await searchPage.call(this, '/v1/leads', filter, paginationToken, true);
 	const results: INodeListSearchItems[] = page.items.map((lead) => {
-		const email = text(lead.email) ?? String(lead.id);
-		const name = text(lead.name);
+		const email = trimmedText(lead.email) ?? String(lead.id);
+		const name = trimmedText(lead.name);
 		return { name: name ? `${name} <${email}>` : email, value: String(lead.id) };
 	});
 	return { results, paginationToken: page.next };
@@ -44,9 +41,9 @@ export async function searchResources(
 ): Promise<INodeListSearchResult> {
 	const page = await searchPage.call(this, '/v1/resources', filter, paginationToken, true);
 	const results: INodeListSearchItems[] = page.items.map((resource) => ({
-		name: `${text(resource.title) ?? String(resource.id)} (${String(resource.type)}, ${String(resource.status)})`,
+		name: `${trimmedText(resource.title) ?? String(resource.id)} (${String(resource.type)}, ${String(resource.status)})`,
 		value: String(resource.id),
-		url: text(resource.url),
+		url: trimmedText(resource.url),
 	}));
 	return { results, paginationToken: page.next };
 }
@@ -66,7 +63,7 @@ export async function searchWebhookEndpoints(
 				[endpoint.url, endpoint.description, endpoint.id].some((value) => String(value ?? '').toLowerCase().includes(needle)),
 		)
 		.map((endpoint) => {
-			const label = text(endpoint.description);
+			const label = trimmedText(endpoint.description);
 			return {
 				name: label ? `${label} (${String(endpoint.url)})` : String(endpoint.url ?? endpoint.id),
 				value: String(endpoint.id),

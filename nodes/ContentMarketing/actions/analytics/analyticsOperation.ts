@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyField } from '../../helpers/descriptions';
+import { readSimplify, simplifyField } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import type { Operation } from '../types';
@@ -17,7 +17,7 @@ interface AnalyticsOperationConfig {
 	simplify: (answer: IDataObject) => IDataObject | IDataObject[];
 }
 
-/** A read-only analytics operation (§7): one GET per input item, answered as is or simplified. */
+/** A read-only analytics operation (docs/api-contract.md §7): one GET per input item, answered as is or simplified. */
 export function analyticsOperation(config: AnalyticsOperationConfig): Operation {
 	const properties = [...config.properties, simplifyField];
 	return {
@@ -27,7 +27,7 @@ export function analyticsOperation(config: AnalyticsOperationConfig): Operation 
 				const path = config.path.call(this, itemIndex);
 				const qs = { ...readAnalyticsQuery.call(this, itemIndex), ...config.extraQuery?.call(this, itemIndex) };
 				const answer = (await apiRequest.call(this, 'GET', path, { qs, itemIndex })) as IDataObject;
-				return this.getNodeParameter('simplify', itemIndex, true) ? config.simplify(answer) : answer;
+				return readSimplify.call(this, itemIndex) ? config.simplify(answer) : answer;
 			});
 		},
 	};

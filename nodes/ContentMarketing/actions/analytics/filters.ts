@@ -75,8 +75,6 @@ export const resourceFilterField: INodeProperties = {
 	],
 };
 
-export const GRANULARITIES = ['day', 'week', 'month'] as const;
-
 export const granularityField: INodeProperties = {
 	displayName: 'Granularity',
 	name: 'granularity',

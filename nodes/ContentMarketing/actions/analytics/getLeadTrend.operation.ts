@@ -1,6 +1,7 @@
 import { assertEnum } from '../../helpers/validation';
+import { GRANULARITIES } from '../../helpers/vocabulary';
 import { analyticsOperation } from './analyticsOperation';
-import { GRANULARITIES, granularityField, optionsCollection, periodFields, resourceFilterField } from './filters';
+import { granularityField, optionsCollection, periodFields, resourceFilterField } from './filters';
 import { simplifyLeadTrend } from './simplify';
 
 /** Simplified: one item per day, week or month with its leads, conversions and conversion rate. */

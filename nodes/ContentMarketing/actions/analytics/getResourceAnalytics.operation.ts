@@ -1,8 +1,9 @@
 import { assertEnum } from '../../helpers/validation';
+import { GRANULARITIES } from '../../helpers/vocabulary';
 import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
 import { analyticsOperation } from './analyticsOperation';
-import { GRANULARITIES, granularityField, optionsCollection, periodFields } from './filters';
+import { granularityField, optionsCollection, periodFields } from './filters';
 import { simplifyResourceAnalytics } from './simplify';
 
 /** Simplified: totals and scroll distribution flat, channels and trend kept as arrays. */

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { assertEnum, assertInteger } from '../../helpers/validation';
+import { assertEnum } from '../../helpers/validation';
+import { readInteger } from '../../helpers/values';
+import { RANKING_SORT_FIELDS, SORT_ORDERS } from '../../helpers/vocabulary';
 import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields } from './filters';
 import { simplifyList } from './simplify';
 
-const SORTS = ['page_views', 'unique_visitors', 'leads', 'conversion_rate', 'avg_dwell_seconds'] as const;
-const ORDERS = ['desc', 'asc'] as const;
 
 const rankingOptions: INodeProperties[] = [
 	{
@@ -53,10 +53,10 @@ export const { description, execute } = analyticsOperation({
 	extraQuery(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs: IDataObject = {
-			limit: assertInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1, max: 100 }),
+			limit: readInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1, max: 100 }),
 		};
-		if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, SORTS, 'Rank By', itemIndex);
-		if (options.order !== undefined) qs.order = assertEnum.call(this, options.order, ORDERS, 'Order', itemIndex);
+		if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, RANKING_SORT_FIELDS, 'Rank By', itemIndex);
+		if (options.order !== undefined) qs.order = assertEnum.call(this, options.order, SORT_ORDERS, 'Order', itemIndex);
 		return qs;
 	},
 	simplify: simplifyList,

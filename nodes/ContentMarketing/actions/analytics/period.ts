@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { assertDate, assertInteger, invalidField } from '../../helpers/validation';
+import { invalidField, unexpectedValue } from '../../helpers/itemErrors';
+import { assertDate } from '../../helpers/validation';
+import { readInteger } from '../../helpers/values';
 
-/** §7: a range may span at most 366 days (both ends included). */
+/** docs/api-contract.md §7: a range may span at most 366 days (both ends included). */
 const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
@@ -27,8 +29,7 @@ export function toIsoDate(this: IExecuteFunctions, value: unknown, field: string
 		const match = /^\s*(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/i.exec(text);
 		if (match) return assertDate.call(this, match[1], field, itemIndex);
 	}
-	const shown = value === undefined || value === null || value === '' ? 'nothing' : typeof value === 'string' ? `"${value}"` : String(value);
-	throw invalidField.call(this, field, `expected a date (YYYY-MM-DD) or an ISO date-time, got ${shown}`, itemIndex);
+	throw unexpectedValue.call(this, field, 'a date (YYYY-MM-DD) or an ISO date-time', value, itemIndex);
 }
 
 function daysBetween(start: string, end: string): number {
@@ -38,10 +39,10 @@ function daysBetween(start: string, end: string): number {
 /** Either a day window or a date range: the "Period" option makes sending both impossible. */
 export type PeriodInput = { days: unknown } | { startDate: unknown; endDate: unknown };
 
-/** §7 period query: `days` (1..365), or `start_date` + `end_date` (both required, start not after end, at most 366 days). */
+/** docs/api-contract.md §7 period query: `days` (1..365), or `start_date` + `end_date` (both required, start not after end, at most 366 days). */
 export function periodQuery(this: IExecuteFunctions, input: PeriodInput, itemIndex: number): IDataObject {
 	if ('days' in input) {
-		return { days: assertInteger.call(this, input.days, 'Days', itemIndex, { min: 1, max: 365 }) };
+		return { days: readInteger.call(this, input.days, 'Days', itemIndex, { min: 1, max: 365 }) };
 	}
 	const start = toIsoDate.call(this, input.startDate, 'Start Date', itemIndex);
 	const end = toIsoDate.call(this, input.endDate, 'End Date', itemIndex);

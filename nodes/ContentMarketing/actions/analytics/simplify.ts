@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from '../../helpers/values';
 
 /**
  * One flat object: the keys of the `merged` sections (e.g. `period`, `summary`) become top-level keys,

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { invalidField } from '../../helpers/validation';
+import { invalidField, unexpectedValue } from '../../helpers/itemErrors';
+import { readOptionalText } from '../../helpers/values';
 
 const COMMON_ZONES: INodePropertyOptions[] = [
 	{ name: 'America/Chicago', value: 'America/Chicago' },
@@ -20,7 +21,7 @@ const COMMON_ZONES: INodePropertyOptions[] = [
 	{ name: 'UTC', value: 'UTC' },
 ];
 
-/** Options-collection entries: the time zone that decides where days begin and end (§7). */
+/** Options-collection entries: the time zone that decides where days begin and end (docs/api-contract.md §7). */
 export const timezoneFields: INodeProperties[] = [
 	{
 		displayName: 'Time Zone',
@@ -72,19 +73,18 @@ function isKnownZone(name: string): boolean {
 
 /** The `timezone` query value for the chosen option; undefined for the service's default. */
 export function readTimezone(this: IExecuteFunctions, choice: unknown, custom: unknown, itemIndex: number): string | undefined {
-	if (choice === undefined || choice === '' || choice === 'default') return undefined;
-	if (choice === 'workflow') return this.getTimezone();
 	const field = choice === 'custom' ? 'Custom Time Zone' : 'Time Zone';
-	const zone = String(choice === 'custom' ? (custom ?? '') : choice).trim();
-	if (zone === '') throw invalidField.call(this, field, 'is required when the time zone is Custom', itemIndex);
+	const zone = readOptionalText.call(this, choice === 'custom' ? custom : choice, field, itemIndex);
+	if (choice === 'custom') {
+		if (zone === undefined) throw invalidField.call(this, field, 'is required when the time zone is Custom', itemIndex);
+	} else {
+		if (zone === undefined || zone === 'default') return undefined;
+		if (zone === 'workflow') return this.getTimezone();
+	}
 	if (OFFSET.test(zone)) return zone;
 	if (!ZONE_NAME.test(zone) || !isKnownZone(zone)) {
-		throw invalidField.call(
-			this,
-			field,
-			`expected an IANA time zone like Europe/Berlin or an offset like +08:00 or -05:30, got "${zone}"`,
-			itemIndex,
-		);
+		const expected = 'an IANA time zone like Europe/Berlin or an offset like +08:00 or -05:30';
+		throw unexpectedValue.call(this, field, expected, zone, itemIndex);
 	}
 	return zone;
 }

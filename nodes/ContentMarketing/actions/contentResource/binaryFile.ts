@@ -1,11 +1,13 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
-import { assertRequired, invalidField } from '../../helpers/validation';
+import { invalidField, withItem } from '../../helpers/itemErrors';
+import { assertEnum } from '../../helpers/validation';
+import { isObject, readText } from '../../helpers/values';
 import type { MultipartFile } from '../../transport/upload';
 import { apiUpload } from '../../transport/upload';
 import type { UploadLimitSetting } from './constants';
-import { UPLOAD_LIMITS } from './constants';
+import { UPLOAD_LIMIT_SETTINGS, UPLOAD_LIMITS } from './constants';
 import { toMultipartFields } from './resourceBody';
 
 const PLAN_NAME: Record<Exclude<UploadLimitSetting, 'none'>, string> = { free: 'Free', paid: 'Paid' };
@@ -46,11 +48,11 @@ export async function readUploadFile(
 	propertyName: unknown,
 	limit: UploadLimitSetting,
 ): Promise<MultipartFile> {
-	const name = assertRequired.call(this, propertyName, 'Input Binary Field', itemIndex);
+	const name = readText.call(this, propertyName, 'Input Binary Field', itemIndex);
 	const available = Object.keys(items[itemIndex]?.binary ?? {});
 	if (!available.includes(name)) {
 		const found = available.length ? `it has ${available.map((key) => `"${key}"`).join(', ')}` : 'it has no binary data at all';
-		throw invalidField.call(this, 'Input Binary Field', `input item ${itemIndex} has no binary field "${name}" (${found})`, itemIndex);
+		throw invalidField.call(this, 'Input Binary Field', `the item has no binary field "${name}" (${found})`, itemIndex);
 	}
 	const binary = this.helpers.assertBinaryData(itemIndex, name);
 	const { size, fileName, mimeType } = await sizeAndMetadata.call(this, binary);
@@ -66,7 +68,10 @@ export async function readUploadFile(
 		const plan = PLAN_NAME[limit];
 		throw new NodeOperationError(
 			this.getNode(),
-			`The file "${file.fileName}" of item ${itemIndex} is ${megabytes(size)}, over the ${megabytes(UPLOAD_LIMITS[limit])} upload limit of the ${plan} plan [item ${itemIndex}]`,
+			withItem(
+				`The file "${file.fileName}" is ${megabytes(size)}, over the ${megabytes(UPLOAD_LIMITS[limit])} upload limit of the ${plan} plan`,
+				itemIndex,
+			),
 			{
 				itemIndex,
 				description:
@@ -80,7 +85,7 @@ export async function readUploadFile(
 }
 
 /**
- * Sends `body` with the file of the "Input Binary Field" parameter as a multipart upload (§6), after checking
+ * Sends `body` with the file of the "Input Binary Field" parameter as a multipart upload (docs/api-contract.md §6), after checking
  * the file against Options > Upload Size Limit.
  */
 export async function uploadResource(
@@ -91,13 +96,13 @@ export async function uploadResource(
 	path: string,
 	body: IDataObject,
 ): Promise<IDataObject> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as { uploadLimit?: UploadLimitSetting };
-	const file = await readUploadFile.call(
-		this,
-		items,
-		itemIndex,
-		this.getNodeParameter('binaryPropertyName', itemIndex),
-		options.uploadLimit ?? 'free',
-	);
+	const options = this.getNodeParameter('options', itemIndex, {}) as unknown;
+	const uploadLimit = isObject(options) ? options.uploadLimit : undefined;
+	const limit =
+		uploadLimit === undefined
+			? 'free'
+			: (assertEnum.call(this, uploadLimit, UPLOAD_LIMIT_SETTINGS, 'Upload Size Limit', itemIndex) as UploadLimitSetting);
+	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex);
+	const file = await readUploadFile.call(this, items, itemIndex, binaryPropertyName, limit);
 	return await apiUpload.call(this, method, path, toMultipartFields(body), file, itemIndex);
 }

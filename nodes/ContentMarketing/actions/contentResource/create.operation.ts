@@ -2,9 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
+import { assertEnum } from '../../helpers/validation';
+import { FILE_TYPES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import { uploadResource } from './binaryFile';
-import { FILE_TYPE_OPTIONS, FILE_TYPES, RESOURCE_TYPES } from './constants';
+import { FILE_TYPE_OPTIONS } from './constants';
 import {
 	binaryPropertyField,
 	ctaField,
@@ -65,8 +67,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const INPUT_DATA = ['fields', 'binary'] as const;
+
 async function createOne(this: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): Promise<IDataObject> {
-	const inputData = this.getNodeParameter('inputData', itemIndex) as 'fields' | 'binary';
+	const inputData = assertEnum.call(this, this.getNodeParameter('inputData', itemIndex), INPUT_DATA, 'Input Data', itemIndex);
 	const isFile = inputData === 'binary';
 	const body: IDataObject = {
 		title: readTitle.call(this, this.getNodeParameter('title', itemIndex), itemIndex),

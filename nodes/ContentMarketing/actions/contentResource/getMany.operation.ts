@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readLimit, returnAllOrLimit, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { assertCollectionFilled, assertEnum, assertMaxLength, assertText } from '../../helpers/validation';
+import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES, SORT_ORDERS } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
-import { LIMITS, RESOURCE_STATUSES, RESOURCE_TYPE_OPTIONS, RESOURCE_TYPES } from './constants';
+import { LIMITS, RESOURCE_TYPE_OPTIONS } from './constants';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -69,11 +70,11 @@ export const description = updateDisplayOptions(
 
 const FILTER_NAMES: Record<string, string> = { q: 'Search', status: 'Status', tag: 'Tag', type: 'Type' };
 const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
-const SORT_FIELDS = ['created_at', 'updated_at', 'title'] as const;
 
 /**
- * The query of GET /v1/resources (§4) from the Filters and Options collections, validated. A filter that
- * was added but left empty is refused, not dropped: dropping it would return more resources than asked for.
+ * The query of GET /v1/resources (docs/api-contract.md §4) from the Filters and Options collections,
+ * validated. A filter that was added but left empty is refused, not dropped: dropping it would return
+ * more resources than asked for.
  */
 function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -92,20 +93,16 @@ function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		qs.tag = assertMaxLength.call(this, tag, LIMITS.tag, FILTER_NAMES.tag, itemIndex);
 	}
 	if (filters.status !== undefined) {
-		qs.status = assertEnum.call(this, trimmed(filters.status), RESOURCE_STATUSES, FILTER_NAMES.status, itemIndex);
+		qs.status = assertEnum.call(this, filters.status, RESOURCE_STATUSES, FILTER_NAMES.status, itemIndex);
 	}
 	if (filters.type !== undefined) {
-		qs.type = assertEnum.call(this, trimmed(filters.type), RESOURCE_TYPES, FILTER_NAMES.type, itemIndex);
+		qs.type = assertEnum.call(this, filters.type, RESOURCE_TYPES, FILTER_NAMES.type, itemIndex);
 	}
-	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
+	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, RESOURCE_SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
 	if (options.order !== undefined) {
-		qs.order = assertEnum.call(this, options.order, ['asc', 'desc'] as const, OPTION_NAMES.order, itemIndex);
+		qs.order = assertEnum.call(this, options.order, SORT_ORDERS, OPTION_NAMES.order, itemIndex);
 	}
 	return qs;
-}
-
-function trimmed(value: unknown): unknown {
-	return typeof value === 'string' ? value.trim() : value;
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -1,38 +1,24 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { assertEnum, assertId, assertMaxLength, assertRequired, invalidField, readBoolean } from '../../helpers/validation';
-import type { ResourceType } from './constants';
+import { invalidField } from '../../helpers/itemErrors';
+import { getLocatorId } from '../../helpers/locator';
+import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation';
+import { isBlank, readBoolean, readList, readOptionalText, readText } from '../../helpers/values';
+import type { ResourceType } from '../../helpers/vocabulary';
 import { LIMITS } from './constants';
-import { RESOURCE_URL_REGEX } from './fields';
+
+/** The URL mode of the "Content Resource" locator: its `extractValue` takes the ID from the public link. */
+const PUBLIC_LINK = { expected: 'the public link of a resource like https://<content host>/c/res_4f7h9k2m4n6p8r0t' };
 
 /** The resource ID from the "Content Resource" locator, whichever mode it is in. */
 export function readResourceId(this: IExecuteFunctions, itemIndex: number, name = 'resourceId', field = 'Content Resource'): string {
-	const raw = this.getNodeParameter(name, itemIndex) as unknown;
-	const locator = typeof raw === 'object' && raw !== null ? (raw as IDataObject) : { mode: 'id', value: raw };
-	let value = typeof locator.value === 'string' ? locator.value.trim() : locator.value;
-	if (locator.mode === 'url' && typeof value === 'string') {
-		const match = new RegExp(RESOURCE_URL_REGEX).exec(value);
-		if (!match) {
-			throw invalidField.call(this, field, `expected the public link of a resource like https://<content host>/c/res_4f7h9k2m4n6p8r0t, got "${value}"`, itemIndex);
-		}
-		value = match[1];
-	}
-	return assertId.call(this, value, 'res', field, itemIndex);
+	return getLocatorId.call(this, name, itemIndex, 'res', field, PUBLIC_LINK);
 }
 
-/** Tags from a comma-separated string or an array (given by an expression). */
+/** Tags from a comma-separated string or a list (given by an expression); blank entries of a list are refused. */
 export function readTags(this: IExecuteFunctions, value: unknown, itemIndex: number): string[] {
-	let tags: unknown[];
-	if (Array.isArray(value)) tags = value;
-	else if (typeof value === 'string') tags = value.split(',');
-	else throw invalidField.call(this, 'Tags', 'expected comma-separated text or an array of text', itemIndex);
-
-	const result = tags.map((tag, position) => {
-		if (typeof tag !== 'string' && typeof tag !== 'number') {
-			throw invalidField.call(this, 'Tags', `tag ${position + 1} is not text`, itemIndex);
-		}
-		return String(tag).trim();
-	});
+	// null (by expression) is no tags, like empty text.
+	const result = readList.call(this, value === null ? '' : value, 'Tags', itemIndex);
 	const nonEmpty = result.filter((tag) => tag !== '');
 	if (Array.isArray(value) && nonEmpty.length !== result.length) {
 		throw invalidField.call(this, 'Tags', 'tags must not be empty', itemIndex);
@@ -48,12 +34,11 @@ export function readTags(this: IExecuteFunctions, value: unknown, itemIndex: num
 }
 
 export function readTitle(this: IExecuteFunctions, value: unknown, itemIndex: number): string {
-	const title = assertRequired.call(this, value, 'Title', itemIndex);
-	return assertMaxLength.call(this, title, LIMITS.title, 'Title', itemIndex);
+	return assertMaxLength.call(this, readText.call(this, value, 'Title', itemIndex), LIMITS.title, 'Title', itemIndex);
 }
 
 export function readType(this: IExecuteFunctions, value: unknown, allowed: readonly ResourceType[], itemIndex: number): ResourceType {
-	return assertEnum.call(this, typeof value === 'string' ? value.trim() : value, allowed, 'Type', itemIndex) as ResourceType;
+	return assertEnum.call(this, value, allowed, 'Type', itemIndex) as ResourceType;
 }
 
 /**
@@ -68,8 +53,8 @@ export function readOptionalMetadata(
 ): IDataObject {
 	const body: IDataObject = {};
 	if (values.description !== undefined) {
-		const description = String(values.description);
-		if (description.trim() !== '') {
+		const description = readOptionalText.call(this, values.description, 'Description', itemIndex);
+		if (description !== undefined) {
 			body.description = assertMaxLength.call(this, description, LIMITS.description, 'Description', itemIndex);
 		} else if (clearEmpty) body.description = null;
 	}
@@ -77,8 +62,7 @@ export function readOptionalMetadata(
 		body.tags = readTags.call(this, values.tags, itemIndex);
 	}
 	if (values.ctaId !== undefined) {
-		const ctaId = typeof values.ctaId === 'string' ? values.ctaId.trim() : values.ctaId;
-		if (ctaId !== '' && ctaId !== null) body.cta_id = assertId.call(this, ctaId, 'cta', 'CTA', itemIndex);
+		if (!isBlank(values.ctaId)) body.cta_id = assertId.call(this, values.ctaId, 'cta', 'CTA', itemIndex);
 		else if (clearEmpty) body.cta_id = null;
 	}
 	if (values.trackVisitors !== undefined) {
@@ -87,7 +71,7 @@ export function readOptionalMetadata(
 	return body;
 }
 
-/** §6: the same fields as multipart text parts (tags as a JSON array, booleans as true/false). */
+/** docs/api-contract.md §6: the same fields as multipart text parts (tags as a JSON array, booleans as true/false). */
 export function toMultipartFields(body: IDataObject): Record<string, string> {
 	const fields: Record<string, string> = {};
 	for (const [key, value] of Object.entries(body)) {

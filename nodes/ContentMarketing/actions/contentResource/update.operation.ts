@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { invalidField } from '../../helpers/itemErrors';
 import { forEachItem } from '../../helpers/items';
-import { invalidField } from '../../helpers/validation';
+import { readBoolean } from '../../helpers/values';
+import { FILE_TYPES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import { uploadResource } from './binaryFile';
-import { FILE_TYPES, RESOURCE_TYPES } from './constants';
 import {
 	binaryPropertyField,
 	ctaField,
@@ -58,7 +59,7 @@ export const description = updateDisplayOptions(
 async function updateOne(this: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): Promise<IDataObject> {
 	const id = readResourceId.call(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const replaceFile = this.getNodeParameter('replaceFile', itemIndex, false) as boolean;
+	const replaceFile = readBoolean.call(this, this.getNodeParameter('replaceFile', itemIndex, false), 'Replace File', itemIndex);
 
 	const body: IDataObject = {};
 	if (fields.title !== undefined) body.title = readTitle.call(this, fields.title, itemIndex);

@@ -4,8 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readCustomFields } from '../../helpers/customFields';
 import { forEachItem } from '../../helpers/items';
 import { assertEmail, assertEnum, assertMaxLength } from '../../helpers/validation';
+import { readOptionalText } from '../../helpers/values';
+import { SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
-import { customFieldsOptions, SOURCE_CHANNELS, sourceChannelOptions } from './fields';
+import { customFieldsOptions, sourceChannelOptions } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -71,10 +73,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const body: IDataObject = { email: assertEmail.call(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex) };
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		for (const [key, label] of TEXT_FIELDS) {
-			const value = additional[key];
-			if (typeof value === 'string' && value.trim() !== '') {
-				body[key] = assertMaxLength.call(this, value.trim(), 200, label, itemIndex);
-			}
+			// Left empty, the field is not sent; anything but text (e.g. an object by expression) is refused.
+			const text = readOptionalText.call(this, additional[key], label, itemIndex);
+			if (text !== undefined) body[key] = assertMaxLength.call(this, text, 200, label, itemIndex);
 		}
 		if (additional.source_channel !== undefined) {
 			body.source_channel = assertEnum.call(this, additional.source_channel, SOURCE_CHANNELS, 'Source Channel', itemIndex);

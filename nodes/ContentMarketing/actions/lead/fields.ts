@@ -1,44 +1,36 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CUSTOM_FIELDS_JSON_LABEL, CUSTOM_FIELDS_UI_LABEL } from '../../helpers/customFields';
+import { labelledOptions } from '../../helpers/descriptions';
 import { idExample, idPattern } from '../../helpers/validation';
+import type { LeadStatus, SourceChannel } from '../../helpers/vocabulary';
 
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'] as const;
-export const SOURCE_CHANNELS = [
-	'direct',
-	'organic_search',
-	'paid_search',
-	'social',
-	'email',
-	'referral',
-	'api',
-	'import',
-	'other',
-] as const;
 /** The value of the "Assigned To" option that removes the assignment. */
 export const UNASSIGN = '__unassign__';
 
-export const LEAD_SORT_FIELDS = ['created_at', 'updated_at', 'score', 'email', 'name'] as const;
+const STATUS_LABELS: Record<LeadStatus, string> = {
+	new: 'New',
+	contacted: 'Contacted',
+	qualified: 'Qualified',
+	converted: 'Converted',
+	lost: 'Lost',
+};
 
-export const statusOptions: INodePropertyOptions[] = [
-	{ name: 'Contacted', value: 'contacted' },
-	{ name: 'Converted', value: 'converted' },
-	{ name: 'Lost', value: 'lost' },
-	{ name: 'New', value: 'new' },
-	{ name: 'Qualified', value: 'qualified' },
-];
+const SOURCE_CHANNEL_LABELS: Record<SourceChannel, string> = {
+	direct: 'Direct',
+	organic_search: 'Organic Search',
+	paid_search: 'Paid Search',
+	social: 'Social',
+	email: 'Email',
+	referral: 'Referral',
+	api: 'API',
+	import: 'Import',
+	other: 'Other',
+};
 
-export const sourceChannelOptions: INodePropertyOptions[] = [
-	{ name: 'API', value: 'api' },
-	{ name: 'Direct', value: 'direct' },
-	{ name: 'Email', value: 'email' },
-	{ name: 'Import', value: 'import' },
-	{ name: 'Organic Search', value: 'organic_search' },
-	{ name: 'Other', value: 'other' },
-	{ name: 'Paid Search', value: 'paid_search' },
-	{ name: 'Referral', value: 'referral' },
-	{ name: 'Social', value: 'social' },
-];
+export const statusOptions: INodePropertyOptions[] = labelledOptions(STATUS_LABELS);
+
+export const sourceChannelOptions: INodePropertyOptions[] = labelledOptions(SOURCE_CHANNEL_LABELS);
 
 /** The lead an operation works on: picked from a searchable list or given by ID. */
 export const leadLocator: INodeProperties = {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyField } from '../../helpers/descriptions';
+import { readSimplify, simplifyField } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
 import { simplifyLead } from '../../helpers/simplify';
@@ -16,6 +16,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
 		const lead = await apiRequest.call(this, 'GET', `/v1/leads/${leadId}`, { itemIndex });
-		return this.getNodeParameter('simplify', itemIndex, true) ? simplifyLead(lead) : (lead as IDataObject);
+		return readSimplify.call(this, itemIndex) ? simplifyLead(lead) : (lead as IDataObject);
 	});
 }

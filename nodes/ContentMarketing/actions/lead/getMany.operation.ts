@@ -1,20 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
+import { readLimit, readSimplify, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../../helpers/simplify';
-import {
-	assertCollectionFilled,
-	assertEnum,
-	assertId,
-	assertInteger,
-	assertMaxLength,
-	assertText,
-	idExample,
-} from '../../helpers/validation';
+import { assertCollectionFilled, assertEnum, assertId, assertMaxLength, assertText, idExample } from '../../helpers/validation';
+import { readInteger } from '../../helpers/values';
+import { LEAD_SORT_FIELDS, LEAD_STATUSES, SORT_ORDERS, SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
-import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS, sourceChannelOptions, statusOptions } from './fields';
+import { sourceChannelOptions, statusOptions } from './fields';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -101,8 +95,9 @@ const FILTER_NAMES: Record<string, string> = {
 const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
 
 /**
- * The query of GET /v1/leads (§4) from the Filters and Options collections, validated. A filter that was
- * added but left empty is refused, not dropped: dropping it would return more leads than asked for.
+ * The query of GET /v1/leads (docs/api-contract.md §4) from the Filters and Options collections,
+ * validated. A filter that was added but left empty is refused, not dropped: dropping it would return
+ * more leads than asked for.
  */
 function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -111,7 +106,7 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	assertCollectionFilled.call(this, options, OPTION_NAMES, itemIndex, 'option');
 	const qs: IDataObject = {};
 	if (filters.days !== undefined) {
-		qs.days = assertInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, { min: 1, max: 365 });
+		qs.days = readInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, { min: 1, max: 365 });
 	}
 	if (filters.status !== undefined) qs.status = assertEnum.call(this, filters.status, LEAD_STATUSES, FILTER_NAMES.status, itemIndex);
 	if (filters.source_channel !== undefined) {
@@ -128,7 +123,7 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	}
 	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, LEAD_SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
 	if (options.order !== undefined) {
-		qs.order = assertEnum.call(this, options.order, ['asc', 'desc'] as const, OPTION_NAMES.order, itemIndex);
+		qs.order = assertEnum.call(this, options.order, SORT_ORDERS, OPTION_NAMES.order, itemIndex);
 	}
 	return qs;
 }
@@ -138,6 +133,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const qs = leadQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
 		const leads = await apiRequestAllItems.call(this, '/v1/leads', qs, { limit, itemIndex });
-		return this.getNodeParameter('simplify', itemIndex, true) ? leads.map(simplifyLead) : leads;
+		return readSimplify.call(this, itemIndex) ? leads.map(simplifyLead) : leads;
 	});
 }

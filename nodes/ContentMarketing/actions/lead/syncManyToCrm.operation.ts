@@ -3,7 +3,9 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import type { NodeError } from '../../helpers/items';
 import { asNodeError, errorItem } from '../../helpers/items';
+import { describeItems, withItem, withItems, withoutItems } from '../../helpers/itemErrors';
 import { getLocatorId } from '../../helpers/locator';
+import { isObject, trimmedText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { serviceApiError } from '../../transport/errors';
 import { leadLocator } from './fields';
@@ -37,14 +39,6 @@ interface ChunkFailure {
 }
 
 type Outcome = { result: IDataObject } | { chunkFailure: ChunkFailure } | { failure: IDataObject };
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
 
 /** Result entries by lead ID; entries without an ID are matched by position (they come in request order). */
 function resultsById(answer: unknown, chunk: string[]): Map<string, IDataObject> {
@@ -80,34 +74,20 @@ function entryStatus(code: string): number {
 /** A failed entry of the batch result as the service's error (NodeApiError with its code and message). */
 function entryError(this: IExecuteFunctions, leadId: string, failure: IDataObject, itemIndex: number): NodeApiError {
 	const error = isObject(failure.error) ? failure.error : {};
-	const code = text(error.code) ?? 'not_synced';
-	const message = text(error.message) ?? 'The lead was not synced';
+	const code = trimmedText(error.code) ?? 'not_synced';
+	const message = trimmedText(error.message) ?? 'The lead was not synced';
 	const status = typeof error.status === 'number' && error.status >= 400 ? error.status : entryStatus(code);
 	const apiError = serviceApiError(
 		this.getNode(),
-		{ status, code, message, requestId: text(error.request_id), param: text(error.param) },
+		{ status, code, message, requestId: trimmedText(error.request_id), param: trimmedText(error.param) },
 		itemIndex,
 	);
 	// One batch carries many leads: the message names the lead of this item.
-	apiError.message = `Lead ${leadId} was not synced: ${message} (${code}) [item ${itemIndex}]`;
+	apiError.message = withItem(`Lead ${leadId} was not synced: ${message} (${code})`, itemIndex);
 	apiError.description = [apiError.description, 'The batch call succeeded; the result for this lead reports a failure, the other leads have their own results.']
 		.filter(Boolean)
 		.join(' · ');
 	return apiError;
-}
-
-/** "item 3", "items 0–99" or "items 0–4, 7, 9–12": the input items, as ranges. */
-function describeItems(itemIndexes: number[]): string {
-	const sorted = [...new Set(itemIndexes)].sort((a, b) => a - b);
-	const runs: Array<[number, number]> = [];
-	for (const index of sorted) {
-		const last = runs[runs.length - 1];
-		if (last !== undefined && index === last[1] + 1) last[1] = index;
-		else runs.push([index, index]);
-	}
-	const shown = runs.slice(0, 6).map(([from, to]) => (from === to ? String(from) : `${from}–${to}`));
-	const rest = runs.length > 6 ? `, … (${sorted.length} items)` : '';
-	return `${sorted.length === 1 ? 'item' : 'items'} ${shown.join(', ')}${rest}`;
 }
 
 /**
@@ -117,8 +97,8 @@ function describeItems(itemIndexes: number[]): string {
 function chunkError(this: IExecuteFunctions, failure: ChunkFailure, itemIndex?: number): NodeError {
 	const { error, itemIndexes, afterSyncedBatches } = failure;
 	const items = describeItems(itemIndexes);
-	const label = itemIndex === undefined ? `[${items}]` : `[item ${itemIndex}]`;
-	const message = `${error.message.replace(/ \[items? [^\]]*\]$/, '')} ${label}`;
+	const message =
+		itemIndex === undefined ? withItems(withoutItems(error.message), itemIndexes) : withItem(withoutItems(error.message), itemIndex);
 	const description = [
 		error.description,
 		`The whole batch call failed: none of the leads of ${items} was synced.`,

@@ -4,9 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readCustomFields } from '../../helpers/customFields';
 import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
-import { assertEnum, assertId, assertMaxLength, invalidField } from '../../helpers/validation';
+import { invalidField } from '../../helpers/itemErrors';
+import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation';
+import { readOptionalText } from '../../helpers/values';
+import { LEAD_STATUSES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
-import { customFieldsOptions, LEAD_STATUSES, leadLocator, statusOptions, UNASSIGN } from './fields';
+import { customFieldsOptions, leadLocator, statusOptions, UNASSIGN } from './fields';
 
 const properties: INodeProperties[] = [
 	{ ...leadLocator, description: 'The lead to update' },
@@ -58,8 +61,9 @@ function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: num
 			fields.assigned_to === UNASSIGN ? null : assertId.call(this, fields.assigned_to, 'user', 'Assigned To', itemIndex);
 	}
 	if (fields.notes !== undefined) {
-		const notes = typeof fields.notes === 'string' ? fields.notes : String(fields.notes);
-		body.notes = notes === '' ? null : assertMaxLength.call(this, notes, 10_000, 'Notes', itemIndex);
+		// Empty (or null by expression) clears the notes; anything but text (e.g. an object) is refused.
+		const notes = readOptionalText.call(this, fields.notes, 'Notes', itemIndex);
+		body.notes = notes === undefined ? null : assertMaxLength.call(this, notes, 10_000, 'Notes', itemIndex);
 	}
 	const customFields = readCustomFields.call(this, fields, itemIndex);
 	if (customFields !== undefined && Object.keys(customFields).length > 0) body.custom_fields = customFields;

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { assertMaxLength, assertUrl, readBoolean } from '../../helpers/validation';
+import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
+import { readBoolean, readOptionalText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { activeField, descriptionField, eventsField, readEvents, urlField } from './fields';
 
@@ -28,12 +29,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {
-			url: assertUrl.call(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex),
+			url: assertWebhookUrl.call(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex),
 			events: readEvents.call(this, this.getNodeParameter('events', itemIndex, []), itemIndex),
 		};
-		if (typeof additional.description === 'string' && additional.description !== '') {
-			body.description = assertMaxLength.call(this, additional.description, 500, 'Description', itemIndex);
-		}
+		const description = readOptionalText.call(this, additional.description, 'Description', itemIndex);
+		if (description !== undefined) body.description = assertMaxLength.call(this, description, 500, 'Description', itemIndex);
 		if (additional.active !== undefined) body.active = readBoolean.call(this, additional.active, 'Active', itemIndex);
 		const endpoint = await apiRequest.call(this, 'POST', '/v1/webhooks', { body, itemIndex });
 		return typeof endpoint.secret === 'string' ? { ...endpoint, secret_hint: SECRET_HINT } : endpoint;

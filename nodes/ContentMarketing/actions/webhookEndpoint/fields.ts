@@ -1,6 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idExample, idPattern, invalidField } from '../../helpers/validation';
+import { invalidField } from '../../helpers/itemErrors';
+import { assertEnum, idExample, idPattern } from '../../helpers/validation';
+import { readList } from '../../helpers/values';
+import type { WebhookEventType } from '../../helpers/vocabulary';
+import { WEBHOOK_EVENT_TYPES } from '../../helpers/vocabulary';
 
 export const webhookLocator: INodeProperties = {
 	displayName: 'Webhook Endpoint',
@@ -73,10 +77,15 @@ export const activeField: INodeProperties = {
 	description: 'Whether the endpoint receives events',
 };
 
-/** `events` as an array of distinct, non-empty event type names (an expression may give a comma-separated string). */
-export function readEvents(this: IExecuteFunctions, value: unknown, itemIndex: number): string[] {
-	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-	const events = [...new Set(list.map((event) => String(event).trim()).filter((event) => event !== ''))];
+/**
+ * `events` as a list of distinct known event types (docs/api-contract.md §10), checked here so that an
+ * unknown type is refused in the node's words; an expression may give a comma-separated string.
+ */
+export function readEvents(this: IExecuteFunctions, value: unknown, itemIndex: number): WebhookEventType[] {
+	const list = readList.call(this, value, 'Events', itemIndex).filter((event) => event !== '');
+	const events = [...new Set(list)].map(
+		(event) => assertEnum.call(this, event, WEBHOOK_EVENT_TYPES, 'Events', itemIndex) as WebhookEventType,
+	);
 	if (events.length === 0) throw invalidField.call(this, 'Events', 'choose at least one event type', itemIndex);
 	if (events.length > 10) throw invalidField.call(this, 'Events', 'at most 10 event types can be chosen', itemIndex);
 	return events;

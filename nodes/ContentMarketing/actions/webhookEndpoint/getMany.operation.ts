@@ -3,7 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertCollectionFilled, assertText, assertUrl, readBoolean } from '../../helpers/validation';
+import { assertCollectionFilled, assertEnum, assertUrl } from '../../helpers/validation';
+import { readBoolean } from '../../helpers/values';
+import { WEBHOOK_EVENT_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -48,7 +50,7 @@ export const description = updateDisplayOptions({ show: { resource: ['webhookEnd
 const FILTER_NAMES: Record<string, string> = { active: 'Active', event: 'Event', url: 'URL' };
 
 /**
- * The query of GET /v1/webhooks (§10) from the Filters collection, validated. A filter that was added but
+ * The query of GET /v1/webhooks (docs/api-contract.md §10) from the Filters collection, validated. A filter that was added but
  * left empty is refused, not dropped: dropping it would return more endpoints than asked for.
  */
 function webhookQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -56,7 +58,7 @@ function webhookQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
 	const qs: IDataObject = {};
 	if (filters.active !== undefined) qs.active = readBoolean.call(this, filters.active, FILTER_NAMES.active, itemIndex);
-	if (filters.event !== undefined) qs.event = assertText.call(this, filters.event, FILTER_NAMES.event, itemIndex);
+	if (filters.event !== undefined) qs.event = assertEnum.call(this, filters.event, WEBHOOK_EVENT_TYPES, FILTER_NAMES.event, itemIndex);
 	if (filters.url !== undefined) qs.url = assertUrl.call(this, filters.url, FILTER_NAMES.url, itemIndex);
 	return qs;
 }

@@ -3,7 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
-import { assertMaxLength, assertUrl, invalidField, readBoolean } from '../../helpers/validation';
+import { invalidField } from '../../helpers/itemErrors';
+import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
+import { readBoolean, readOptionalText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { activeField, descriptionField, eventsField, readEvents, urlField, webhookLocator } from './fields';
 
@@ -29,10 +31,12 @@ export const description = updateDisplayOptions({ show: { resource: ['webhookEnd
 
 function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
-	if (fields.url !== undefined) body.url = assertUrl.call(this, fields.url, 'URL', itemIndex);
+	if (fields.url !== undefined) body.url = assertWebhookUrl.call(this, fields.url, 'URL', itemIndex);
 	if (fields.events !== undefined) body.events = readEvents.call(this, fields.events, itemIndex);
 	if (fields.description !== undefined) {
-		body.description = assertMaxLength.call(this, String(fields.description), 500, 'Description', itemIndex);
+		// Empty (or null by expression) clears the description.
+		const description = readOptionalText.call(this, fields.description, 'Description', itemIndex) ?? '';
+		body.description = assertMaxLength.call(this, description, 500, 'Description', itemIndex);
 	}
 	if (fields.active !== undefined) body.active = readBoolean.call(this, fields.active, 'Active', itemIndex);
 	if (Object.keys(body).length === 0) {
