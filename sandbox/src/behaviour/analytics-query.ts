@@ -10,7 +10,9 @@ const DEFAULT_DAYS = 30;
 const MAX_RANGE_DAYS = 366;
 
 const date = z.string().refine((text) => parseDate(text) !== undefined, 'must be a date YYYY-MM-DD');
-const granularity = z.enum(['day', 'week', 'month']);
+export const GRANULARITIES = ['day', 'week', 'month'] as const;
+export const RANKING_SORTS = ['page_views', 'unique_visitors', 'leads', 'conversion_rate', 'avg_dwell_seconds'] as const;
+const granularity = z.enum(GRANULARITIES);
 
 const common = {
 	start_date: date.optional(),
@@ -22,7 +24,7 @@ const common = {
 export const overviewQuery = z.object({ ...common, resource_id: idString('res').optional() }).strict();
 export const rankingQuery = overviewQuery
 	.extend({
-		sort: z.enum(['page_views', 'unique_visitors', 'leads', 'conversion_rate', 'avg_dwell_seconds']).optional(),
+		sort: z.enum(RANKING_SORTS).optional(),
 		order: sortOrder.optional(),
 		limit: intQuery(1, 100).optional(),
 	})

@@ -50,7 +50,7 @@ const patchBody = z
 		message: 'at least one of status, assigned_to, notes, custom_fields is required',
 	});
 
-const LEAD_SORTS = ['created_at', 'updated_at', 'score', 'email', 'name'] as const;
+export const LEAD_SORTS = ['created_at', 'updated_at', 'score', 'email', 'name'] as const;
 
 const listQuery = z
 	.object({

@@ -38,13 +38,15 @@ const updateBody = updateFields.refine((body) => Object.keys(body).length > 0, {
 	message: 'at least one of title, type, description, tags, cta_id, track_visitors is required',
 });
 
+export const RESOURCE_SORTS = ['created_at', 'updated_at', 'title'] as const;
+
 const listQuery = z
 	.object({
 		status: z.enum(RESOURCE_STATUSES).optional(),
 		type: z.enum(RESOURCE_TYPES).optional(),
 		tag: z.string().min(1).max(50).optional(),
 		q: textQuery(200).optional(),
-		sort: z.enum(['created_at', 'updated_at', 'title']).default('created_at'),
+		sort: z.enum(RESOURCE_SORTS).default('created_at'),
 		order: sortOrder.default('desc'),
 		...pagingQuery,
 	})
