@@ -49,6 +49,9 @@ export function customFieldsFromPairs(this: NodeContext, ui: unknown, itemIndex:
 		const key = trimmedText(pair.key) ?? '';
 		if (key === '') throw invalidField.call(this, label, 'every entry needs a key', itemIndex);
 		if (Object.prototype.hasOwnProperty.call(fields, key)) throw invalidField.call(this, label, `the key "${key}" is given twice`, itemIndex);
+		if (typeof pair.value === 'object' && pair.value !== null) {
+			throw unexpectedValue.call(this, label, `text as the value of "${key}"`, pair.value, itemIndex);
+		}
 		const value = pair.value === undefined || pair.value === '' ? null : pair.value;
 		fields[key] = checkEntry.call(this, key, value, label, itemIndex);
 	});

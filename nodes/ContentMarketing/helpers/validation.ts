@@ -105,7 +105,7 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  */
 export function assertWebhookUrl(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
 	const expected =
-		'an http(s):// URL the service can deliver to: https://, or http:// only for a loopback host (localhost, 127.0.0.1, [::1]), like https://hooks.example.com/cm';
+		'an http(s):// URL the service can deliver to (https://, or http:// for localhost, 127.0.0.1 or [::1] only) like https://hooks.example.com/cm';
 	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	const text = readText.call(this, value, field, itemIndex);
 	const url = parseUrl(text);

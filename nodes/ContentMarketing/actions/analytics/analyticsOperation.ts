@@ -26,8 +26,9 @@ export function analyticsOperation(config: AnalyticsOperationConfig): Operation 
 			return await forEachItem.call(this, items, async (itemIndex) => {
 				const path = config.path.call(this, itemIndex);
 				const qs = { ...readAnalyticsQuery.call(this, itemIndex), ...config.extraQuery?.call(this, itemIndex) };
+				const simplify = readSimplify.call(this, itemIndex);
 				const answer = (await apiRequest.call(this, 'GET', path, { qs, itemIndex })) as IDataObject;
-				return readSimplify.call(this, itemIndex) ? config.simplify(answer) : answer;
+				return simplify ? config.simplify(answer) : answer;
 			});
 		},
 	};

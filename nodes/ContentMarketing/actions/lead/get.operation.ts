@@ -15,7 +15,8 @@ export const description = updateDisplayOptions({ show: { resource: ['lead'], op
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
+		const simplify = readSimplify.call(this, itemIndex);
 		const lead = await apiRequest.call(this, 'GET', `/v1/leads/${leadId}`, { itemIndex });
-		return readSimplify.call(this, itemIndex) ? simplifyLead(lead) : (lead as IDataObject);
+		return simplify ? simplifyLead(lead) : (lead as IDataObject);
 	});
 }

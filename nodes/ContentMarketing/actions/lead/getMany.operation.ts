@@ -132,7 +132,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = leadQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
+		const simplify = readSimplify.call(this, itemIndex);
 		const leads = await apiRequestAllItems.call(this, '/v1/leads', qs, { limit, itemIndex });
-		return readSimplify.call(this, itemIndex) ? leads.map(simplifyLead) : leads;
+		return simplify ? leads.map(simplifyLead) : leads;
 	});
 }
