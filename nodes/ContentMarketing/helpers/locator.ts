@@ -24,13 +24,14 @@ export function getLocatorId(
 	field: string,
 	urlMode?: UrlMode,
 ): string {
+	const read = () => this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as unknown;
+	if (urlMode === undefined) return assertId.call(this, read(), prefix, field, itemIndex);
 	// Read once as given, so that an expression error surfaces as n8n reports it.
 	const given = this.getNodeParameter(parameter, itemIndex, '') as unknown;
 	let id: unknown;
 	try {
-		id = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as unknown;
-	} catch (error) {
-		if (urlMode === undefined) throw error;
+		id = read();
+	} catch {
 		const value = isObject(given) ? given.value : given;
 		throw invalidField.call(this, field, `expected ${urlMode.expected}, got ${describeValue(value)}`, itemIndex);
 	}
