@@ -1,6 +1,8 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { readBoolean, readInteger } from './values';
+import { assertCollectionFilled, assertEnum } from './validation';
+import { isObject, readBoolean, readInteger } from './values';
+import { SORT_ORDERS } from './vocabulary';
 
 /** The Return All switch and the Limit it hides, of a list operation; read them with `readLimit`. */
 export const returnAllOrLimit: INodeProperties[] = [
@@ -56,6 +58,30 @@ export function sortOptions(sortBy: INodePropertyOptions[], defaultSortBy: strin
 			},
 		],
 	};
+}
+
+const SORT_OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
+
+/**
+ * The `sort` and `order` query of the Options collection made by `sortOptions`, validated; an option
+ * added but left empty is refused rather than dropped (docs/api-contract.md §4).
+ */
+export function readSortOptions(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	sortFields: readonly string[],
+): IDataObject {
+	const options = this.getNodeParameter('options', itemIndex, {}) as unknown;
+	if (!isObject(options)) return {};
+	assertCollectionFilled.call(this, options, SORT_OPTION_NAMES, itemIndex, 'option');
+	const qs: IDataObject = {};
+	if (options.sort !== undefined) {
+		qs.sort = assertEnum.call(this, options.sort, sortFields, SORT_OPTION_NAMES.sort, itemIndex);
+	}
+	if (options.order !== undefined) {
+		qs.order = assertEnum.call(this, options.order, SORT_ORDERS, SORT_OPTION_NAMES.order, itemIndex);
+	}
+	return qs;
 }
 
 export const simplifyField: INodeProperties = {

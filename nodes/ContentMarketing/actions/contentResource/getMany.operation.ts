@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit, sortOptions } from '../../helpers/descriptions';
+import { readLimit, readSortOptions, returnAllOrLimit, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { assertCollectionFilled, assertEnum, assertMaxLength, assertText } from '../../helpers/validation';
-import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES, SORT_ORDERS } from '../../helpers/vocabulary';
+import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { LIMITS, RESOURCE_TYPE_OPTIONS } from './constants';
 
@@ -69,7 +69,6 @@ export const description = updateDisplayOptions(
 );
 
 const FILTER_NAMES: Record<string, string> = { q: 'Search', status: 'Status', tag: 'Tag', type: 'Type' };
-const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
 
 /**
  * The query of GET /v1/resources (docs/api-contract.md §4) from the Filters and Options collections,
@@ -78,10 +77,8 @@ const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Ord
  */
 function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
-	assertCollectionFilled.call(this, options, OPTION_NAMES, itemIndex, 'option');
-	const qs: IDataObject = {};
+	const qs: IDataObject = readSortOptions.call(this, itemIndex, RESOURCE_SORT_FIELDS);
 	for (const [key, value] of Object.entries(filters)) {
 		if (!(key in FILTER_NAMES)) qs[key] = typeof value === 'string' ? value.trim() : value;
 	}
@@ -97,10 +94,6 @@ function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	}
 	if (filters.type !== undefined) {
 		qs.type = assertEnum.call(this, filters.type, RESOURCE_TYPES, FILTER_NAMES.type, itemIndex);
-	}
-	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, RESOURCE_SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
-	if (options.order !== undefined) {
-		qs.order = assertEnum.call(this, options.order, SORT_ORDERS, OPTION_NAMES.order, itemIndex);
 	}
 	return qs;
 }

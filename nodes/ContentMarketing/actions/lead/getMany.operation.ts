@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, readSimplify, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
+import { readLimit, readSimplify, readSortOptions, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../../helpers/simplify';
 import { assertCollectionFilled, assertEnum, assertId, assertMaxLength, assertText, idExample } from '../../helpers/validation';
 import { readInteger } from '../../helpers/values';
-import { LEAD_SORT_FIELDS, LEAD_STATUSES, SORT_ORDERS, SOURCE_CHANNELS } from '../../helpers/vocabulary';
+import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { sourceChannelOptions, statusOptions } from './fields';
 
@@ -92,8 +92,6 @@ const FILTER_NAMES: Record<string, string> = {
 	status: 'Status',
 };
 
-const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
-
 /**
  * The query of GET /v1/leads (docs/api-contract.md §4) from the Filters and Options collections,
  * validated. A filter that was added but left empty is refused, not dropped: dropping it would return
@@ -101,10 +99,8 @@ const OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Ord
  */
 function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
-	assertCollectionFilled.call(this, options, OPTION_NAMES, itemIndex, 'option');
-	const qs: IDataObject = {};
+	const qs: IDataObject = readSortOptions.call(this, itemIndex, LEAD_SORT_FIELDS);
 	if (filters.days !== undefined) {
 		qs.days = readInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, { min: 1, max: 365 });
 	}
@@ -120,10 +116,6 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	}
 	if (filters.q !== undefined) {
 		qs.q = assertMaxLength.call(this, assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex), 200, FILTER_NAMES.q, itemIndex);
-	}
-	if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, LEAD_SORT_FIELDS, OPTION_NAMES.sort, itemIndex);
-	if (options.order !== undefined) {
-		qs.order = assertEnum.call(this, options.order, SORT_ORDERS, OPTION_NAMES.order, itemIndex);
 	}
 	return qs;
 }
