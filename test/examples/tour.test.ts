@@ -3,7 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createExampleHarness, readExample, type Harness, type RunResult } from '../harness';
-import { Api, type Lead, type ListPage } from '../sandbox/client';
+import { Api, type Lead, type ListPage } from '../support/sandbox-client';
 import { startSandbox } from '../../sandbox/src/server';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;

@@ -4,7 +4,7 @@
 // Also: Webhook Endpoint "Active" read from an expression ("true"/"false" text), anything else refused.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { jsonOf, NodeTestBed } from './contentMarketingRun';
+import { jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 
@@ -93,8 +93,8 @@ describe('an added but empty filter fails before any request', () => {
 	});
 
 	test('Lead Get Many: Search = {{ $json.email }} with a missing e-mail names item 2, which sends nothing', async () => {
-		await bed.api('POST', '/v1/leads', { email: 'ada@example.com' });
-		await bed.api('POST', '/v1/leads', { email: 'bob@example.org' });
+		await bed.api.post('/v1/leads', { email: 'ada@example.com' });
+		await bed.api.post('/v1/leads', { email: 'bob@example.org' });
 		await bed.clearRequests();
 
 		const result = await bed.run(
@@ -112,8 +112,8 @@ describe('an added but empty filter fails before any request', () => {
 	});
 
 	test('with Continue On Fail the empty filter fails its item only and the others are still narrowed', async () => {
-		await bed.api('POST', '/v1/leads', { email: 'ada@example.com' });
-		await bed.api('POST', '/v1/leads', { email: 'bob@example.org' });
+		await bed.api.post('/v1/leads', { email: 'ada@example.com' });
+		await bed.api.post('/v1/leads', { email: 'bob@example.org' });
 		await bed.clearRequests();
 
 		const result = await bed.run(
@@ -154,7 +154,7 @@ describe('Webhook Endpoint: Active from an expression', () => {
 	};
 
 	async function storedActive(id: unknown): Promise<unknown> {
-		return (await bed.api('GET', `/v1/webhooks/${String(id)}`)).body.active;
+		return (await bed.api.get(`/v1/webhooks/${String(id)}`)).body.active;
 	}
 
 	test('Create: the text "true" and "false" are read as booleans', async () => {
@@ -169,7 +169,7 @@ describe('Webhook Endpoint: Active from an expression', () => {
 	});
 
 	test('Update: the text "true" activates an inactive endpoint', async () => {
-		const endpoint = (await bed.api('POST', '/v1/webhooks', { url: 'https://h.example.com/x', events: ['lead.created'], active: false })).body;
+		const endpoint = (await bed.api.post('/v1/webhooks', { url: 'https://h.example.com/x', events: ['lead.created'], active: false })).body;
 		const result = await bed.run(
 			{ resource: 'webhookEndpoint', operation: 'update', webhookId: rl(String(endpoint.id)), updateFields: { active: '={{ $json.active }}' } },
 			{ input: [{ json: { active: 'true' } }] },
@@ -180,8 +180,8 @@ describe('Webhook Endpoint: Active from an expression', () => {
 	});
 
 	test('Get Many: the Active filter from the text "false" asks for inactive endpoints', async () => {
-		await bed.api('POST', '/v1/webhooks', { url: 'https://a.example.com/x', events: ['lead.created'], active: false });
-		await bed.api('POST', '/v1/webhooks', { url: 'https://b.example.com/x', events: ['lead.created'] });
+		await bed.api.post('/v1/webhooks', { url: 'https://a.example.com/x', events: ['lead.created'], active: false });
+		await bed.api.post('/v1/webhooks', { url: 'https://b.example.com/x', events: ['lead.created'] });
 		await bed.clearRequests();
 		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', filters: { active: '={{ "false" }}' } });
 		expect(result.error).toBeUndefined();
