@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { ACCOUNT_A, CONTROL } from '../support/sandbox-client';
 import { errorText, jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
@@ -280,13 +281,13 @@ describe('Lead: Sync to CRM', () => {
 
 	test('an account without a CRM fails with crm_not_configured', async () => {
 		const lead = await createLead();
-		await bed.control.patch('/_sandbox/accounts/acct_demo000000000001', { crm: null });
+		await bed.control.patch(CONTROL.account(ACCOUNT_A), { crm: null });
 		try {
 			const result = await bed.run({ resource: 'lead', operation: 'syncToCrm', leadId: rl(String(lead.id)) });
 			expect(result.error?.message).toMatch(/\(crm_not_configured\) \[item 0\]$/);
 			expect(errorText(result)).toContain('HTTP 409');
 		} finally {
-			await bed.control.patch('/_sandbox/accounts/acct_demo000000000001', { crm: { crm_type: 'hubspot' } });
+			await bed.control.patch(CONTROL.account(ACCOUNT_A), { crm: { crm_type: 'hubspot' } });
 		}
 	});
 });
