@@ -12,7 +12,10 @@ export interface TrackedResourceOptions {
 }
 
 /** An article of account A; its id. */
-export async function trackedResource(sandbox: SandboxClient, options: TrackedResourceOptions): Promise<string> {
+export async function trackedResource(
+	sandbox: SandboxClient,
+	options: TrackedResourceOptions,
+): Promise<string> {
 	const fields = {
 		title: options.title,
 		track_visitors: options.track_visitors ?? true,

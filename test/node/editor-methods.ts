@@ -1,7 +1,13 @@
 // Calls the node's list searches and load options as n8n's editor does: through n8n-core's
 // LoadOptionsContext for a node of a workflow, with the credential from the test bed's harness.
 import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INode, INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INode,
+	INodeListSearchResult,
+	INodePropertyOptions,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { createAdditionalData } from '../harness/additional-data';
@@ -17,8 +23,16 @@ function context(bed: NodeTestBed, parameterPath = 'parameters.leadId'): ILoadOp
 		parameters: { resource: 'lead', operation: 'get' },
 		credentials: { [CREDENTIAL]: { id: '1', name: 'Content Marketing account' } },
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: bed.harness.nodeTypes });
-	const additionalData = createAdditionalData({ credentialsHelper: bed.harness.credentials, urls: bed.harness.urls() });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: bed.harness.nodeTypes,
+	});
+	const additionalData = createAdditionalData({
+		credentialsHelper: bed.harness.credentials,
+		urls: bed.harness.urls(),
+	});
 	return new LoadOptionsContext(workflow, node, additionalData, parameterPath);
 }
 
@@ -37,7 +51,10 @@ export async function listSearch(
 	return await search.call(context(bed), filter, token);
 }
 
-export async function loadOptions(bed: NodeTestBed, method: string): Promise<INodePropertyOptions[]> {
+export async function loadOptions(
+	bed: NodeTestBed,
+	method: string,
+): Promise<INodePropertyOptions[]> {
 	const load = nodeType(bed).methods?.loadOptions?.[method];
 	if (load === undefined) throw new Error(`no load options ${method}`);
 	return await load.call(context(bed));

@@ -15,7 +15,9 @@ describe('load options', () => {
 		const users = await loadOptions(bed, 'getUsers');
 		const expected = (await bed.api.get<{ data: IDataObject[] }>('/v1/users?limit=100')).body.data;
 		expect(users.map((user) => user.value).sort()).toEqual(expected.map((user) => user.id).sort());
-		expect(users.map((user) => user.name)).toEqual([...users.map((user) => user.name)].sort((a, b) => a.localeCompare(b)));
+		expect(users.map((user) => user.name)).toEqual(
+			[...users.map((user) => user.name)].sort((a, b) => a.localeCompare(b)),
+		);
 		expect(users[0].name).toMatch(/\((owner|admin|member)\)$/);
 
 		const assignees = await loadOptions(bed, 'getAssignees');
@@ -23,13 +25,13 @@ describe('load options', () => {
 		expect(assignees.slice(1)).toEqual(users);
 	});
 
-	test('getCtas lists the account\'s CTAs', async () => {
+	test("getCtas lists the account's CTAs", async () => {
 		const ctas = await loadOptions(bed, 'getCtas');
 		expect(ctas).toHaveLength(3);
 		expect(ctas.every((cta) => String(cta.value).startsWith('cta_'))).toBe(true);
 	});
 
-	test('getEventTypes lists the service\'s event types, and the known two when the call fails', async () => {
+	test("getEventTypes lists the service's event types, and the known two when the call fails", async () => {
 		const types = await loadOptions(bed, 'getEventTypes');
 		expect(types.map((type) => type.value)).toEqual(['lead.created', 'lead.status_updated']);
 		expect(types[0].description).toBe('A lead was created');

@@ -1,6 +1,7 @@
-// The one test client of the sandbox, shared by every suite: a sandbox started in-process on 127.0.0.1
-// port 0, its demo keys, key-bound views of its API, its control surface (docs/api-contract.md §13) and the
-// wire shapes tests read. Plain `fetch` over real sockets: nothing of the node's own code is used here.
+// The one test client of the sandbox, shared by every suite: a sandbox started in-process on
+// 127.0.0.1 port 0, its demo keys, key-bound views of its API, its control surface
+// (docs/api-contract.md §13) and the wire shapes tests read. Plain `fetch` over real sockets:
+// nothing of the node's own code is used here.
 import { startSandbox, type RunningSandbox, type StartOptions } from '../../sandbox/src/server';
 import type { CrmPush, DeliveryLogEntry, RequestLogEntry } from '../../sandbox/src/model';
 
@@ -126,7 +127,7 @@ export interface WebhookEndpoint {
 	secret?: string;
 }
 
-/** An entry of `GET /_sandbox/requests`: the `/v1` requests the sandbox has seen since the last reset. */
+/** An entry of `GET /_sandbox/requests`: a `/v1` request seen since the last reset. */
 export type SandboxRequest = RequestLogEntry;
 /** An entry of `GET /_sandbox/deliveries`: one attempt to deliver a webhook event. */
 export type DeliveryAttempt = DeliveryLogEntry;
@@ -145,14 +146,18 @@ export interface RequestOptions {
 	duplex?: 'half';
 }
 
-/** The sandbox seen with one API key (`null`: no Authorization header, as the control surface takes). */
+/** The sandbox seen with one API key (`null`: no Authorization header, as for `/_sandbox`). */
 export class Api {
 	constructor(
 		readonly baseUrl: string,
 		readonly key: string | null,
 	) {}
 
-	async call<T = JsonObject>(method: string, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
+	async call<T = JsonObject>(
+		method: string,
+		path: string,
+		options: RequestOptions = {},
+	): Promise<Answer<T>> {
 		const headers: Record<string, string> = { ...options.headers };
 		if (this.key !== null) headers.Authorization = `Bearer ${this.key}`;
 		let body = options.body;
@@ -160,7 +165,12 @@ export class Api {
 			headers['Content-Type'] ??= 'application/json';
 			body = JSON.stringify(options.json);
 		}
-		const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, duplex: options.duplex } as RequestInit);
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers,
+			body,
+			duplex: options.duplex,
+		} as RequestInit);
 		const text = await response.text();
 		const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
 		const parsed: unknown = text === '' ? undefined : isJson ? JSON.parse(text) : text;
@@ -174,7 +184,11 @@ export class Api {
 		return this.call<T>('GET', path, { headers });
 	}
 
-	post<T = JsonObject>(path: string, json?: unknown, headers?: Record<string, string>): Promise<Answer<T>> {
+	post<T = JsonObject>(
+		path: string,
+		json?: unknown,
+		headers?: Record<string, string>,
+	): Promise<Answer<T>> {
 		return this.call<T>('POST', path, { json, headers });
 	}
 
@@ -193,12 +207,18 @@ export class Api {
 
 /** Throws with the method, path, status and body unless the answer has the expected status. */
 export function expectStatus<T>(answer: Answer<T>, status: number, what: string): Answer<T> {
-	if (answer.status !== status) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+	if (answer.status !== status)
+		throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 	return answer;
 }
 
 /** Asserts the contract's error envelope (§3) and the matching X-Request-Id header. */
-export function expectError(answer: Answer<unknown>, status: number, code: string, param?: string): ErrorBody['error'] {
+export function expectError(
+	answer: Answer<unknown>,
+	status: number,
+	code: string,
+	param?: string,
+): ErrorBody['error'] {
 	const { error } = answer.body as ErrorBody;
 	expect({ status: answer.status, code: error?.code }).toEqual({ status, code });
 	expect(error.message).toEqual(expect.any(String));
@@ -211,7 +231,7 @@ export function expectError(answer: Answer<unknown>, status: number, code: strin
 	return error;
 }
 
-/** Resolves when `predicate` holds, reading every `intervalMs` (at most `timeoutMs`): the sandbox works asynchronously. */
+/** Resolves when `predicate` holds, reading every `intervalMs` (at most `timeoutMs`). */
 export async function waitFor<T>(
 	read: () => Promise<T>,
 	predicate: (value: T) => boolean,
@@ -222,24 +242,27 @@ export async function waitFor<T>(
 	for (;;) {
 		const value = await read();
 		if (predicate(value)) return value;
-		if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+		if (Date.now() > deadline)
+			throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }
 
 export function queryString(query: Record<string, string | number>): string {
 	const entries = Object.entries(query);
-	return entries.length ? `?${entries.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')}` : '';
+	return entries.length
+		? `?${entries.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')}`
+		: '';
 }
 
 // ---- The client ----
 
 export interface SandboxOptions {
-	/** How the in-process sandbox starts (plan, demo data, content host); it always listens on 127.0.0.1:0. */
+	/** How the in-process sandbox starts (plan, demo data); it always listens on 127.0.0.1:0. */
 	start?: Omit<StartOptions, 'port' | 'host'>;
 	/** `PATCH /_sandbox/config` after start and after every reset done by `resetEachTest`. */
 	settings?: JsonObject;
-	/** Before each test: `POST /_sandbox/reset` (empty store, start plan and settings, logs cleared), then `settings`. */
+	/** Before each test: `POST /_sandbox/reset` (store, plan, settings, logs), then `settings`. */
 	resetEachTest?: boolean;
 	/** After each test: `DELETE /_sandbox/faults`. */
 	clearFaultsEachTest?: boolean;
@@ -250,7 +273,7 @@ interface Started {
 	keys: Keys;
 }
 
-/** A running sandbox, its keys and key-bound views, and helpers over its API and control surface. */
+/** A running sandbox, its keys and key-bound views, helpers over its API and control surface. */
 export class SandboxClient {
 	private started?: Started;
 
@@ -277,7 +300,8 @@ export class SandboxClient {
 	}
 
 	private get state(): Started {
-		if (this.started === undefined) throw new Error('The sandbox is not started (use it inside tests and hooks)');
+		if (this.started === undefined)
+			throw new Error('The sandbox is not started (use it inside tests and hooks)');
 		return this.started;
 	}
 
@@ -326,7 +350,7 @@ export class SandboxClient {
 
 	// -- control surface --
 
-	/** `POST /_sandbox/reset`, then the client's `settings` again (reset returns to the start settings). */
+	/** `POST /_sandbox/reset`, then the client's `settings` again (reset restores start settings). */
 	async reset(): Promise<void> {
 		expectStatus(await this.control.post(CONTROL.reset), 200, 'POST /_sandbox/reset');
 		if (this.options.settings !== undefined) await this.config(this.options.settings);
@@ -345,11 +369,16 @@ export class SandboxClient {
 	}
 
 	async setPlan(plan: 'free' | 'paid', account = ACCOUNT_A): Promise<void> {
-		expectStatus(await this.control.patch(CONTROL.account(account), { plan }), 200, 'PATCH /_sandbox/accounts');
+		expectStatus(
+			await this.control.patch(CONTROL.account(account), { plan }),
+			200,
+			'PATCH /_sandbox/accounts',
+		);
 	}
 
 	async seed(body: JsonObject): Promise<JsonObject> {
-		return expectStatus(await this.control.post(CONTROL.seed, body), 201, 'POST /_sandbox/seed').body;
+		return expectStatus(await this.control.post(CONTROL.seed, body), 201, 'POST /_sandbox/seed')
+			.body;
 	}
 
 	/** The `/v1` requests the sandbox has seen since the last reset or `clearRequests()`. */
@@ -366,7 +395,10 @@ export class SandboxClient {
 	}
 
 	/** Polls the delivery log until `done` holds (the sandbox delivers asynchronously). */
-	async waitForDeliveries(done: (attempts: DeliveryAttempt[]) => boolean, timeoutMs = 10_000): Promise<DeliveryAttempt[]> {
+	async waitForDeliveries(
+		done: (attempts: DeliveryAttempt[]) => boolean,
+		timeoutMs = 10_000,
+	): Promise<DeliveryAttempt[]> {
 		return await waitFor(() => this.deliveries(), done, timeoutMs, 50);
 	}
 
@@ -379,7 +411,11 @@ export class SandboxClient {
 	async advanceTo(target: number): Promise<void> {
 		const seconds = Math.ceil((target - (await this.now())) / 1000);
 		if (seconds <= 0) throw new Error('advanceTo: target is in the past');
-		expectStatus(await this.control.post(CONTROL.clockAdvance, { seconds }), 200, 'POST /_sandbox/clock/advance');
+		expectStatus(
+			await this.control.post(CONTROL.clockAdvance, { seconds }),
+			200,
+			'POST /_sandbox/clock/advance',
+		);
 	}
 
 	// -- data through the API --
@@ -387,21 +423,42 @@ export class SandboxClient {
 	/** A lead with a random email (and `fields`), created with `api` (default: account A). */
 	async createLead(fields: JsonObject = {}, api: Api = this.api): Promise<Lead> {
 		const email = `lead${Math.random().toString(36).slice(2, 8)}@example.com`;
-		return expectStatus(await api.post<Lead>('/v1/leads', { email, ...fields }), 201, 'POST /v1/leads').body;
+		return expectStatus(
+			await api.post<Lead>('/v1/leads', { email, ...fields }),
+			201,
+			'POST /v1/leads',
+		).body;
 	}
 
 	async setLeadStatus(leadId: string, status: string): Promise<Lead> {
-		return expectStatus(await this.api.patch<Lead>(`/v1/leads/${leadId}`, { status }), 200, 'PATCH /v1/leads').body;
+		return expectStatus(
+			await this.api.patch<Lead>(`/v1/leads/${leadId}`, { status }),
+			200,
+			'PATCH /v1/leads',
+		).body;
 	}
 
 	/** A resource (default: an article titled "A resource"), published or archived on request. */
-	async createResource(fields: JsonObject = {}, state: ResourceState = 'draft', api: Api = this.api): Promise<Resource> {
-		const created = await api.post<Resource>('/v1/resources', { title: 'A resource', type: 'article', ...fields });
+	async createResource(
+		fields: JsonObject = {},
+		state: ResourceState = 'draft',
+		api: Api = this.api,
+	): Promise<Resource> {
+		const created = await api.post<Resource>('/v1/resources', {
+			title: 'A resource',
+			type: 'article',
+			...fields,
+		});
 		const { id } = expectStatus(created, 201, 'POST /v1/resources').body;
 		if (state === 'draft') return created.body;
-		const published = expectStatus(await api.post<Resource>(`/v1/resources/${id}/publish`), 200, 'publish');
+		const published = expectStatus(
+			await api.post<Resource>(`/v1/resources/${id}/publish`),
+			200,
+			'publish',
+		);
 		if (state === 'published') return published.body;
-		return expectStatus(await api.post<Resource>(`/v1/resources/${id}/archive`), 200, 'archive').body;
+		return expectStatus(await api.post<Resource>(`/v1/resources/${id}/archive`), 200, 'archive')
+			.body;
 	}
 
 	/** Every lead of the key's account, paged through. */
@@ -410,7 +467,9 @@ export class SandboxClient {
 		let cursor: string | null = null;
 		do {
 			const query: string = cursor === null ? '' : `&cursor=${cursor}`;
-			const page: Answer<ListPage<Lead>> = await api.get<ListPage<Lead>>(`/v1/leads?limit=100${query}`);
+			const page: Answer<ListPage<Lead>> = await api.get<ListPage<Lead>>(
+				`/v1/leads?limit=100${query}`,
+			);
 			expectStatus(page, 200, 'GET /v1/leads');
 			leads.push(...page.body.data);
 			cursor = page.body.next_cursor;
@@ -430,7 +489,9 @@ export class SandboxClient {
 			const query = new URLSearchParams({ limit: '100' });
 			if (url !== undefined) query.set('url', url);
 			if (cursor !== null) query.set('cursor', cursor);
-			const page: Answer<ListPage<WebhookEndpoint>> = await this.api.get(`/v1/webhooks?${query.toString()}`);
+			const page: Answer<ListPage<WebhookEndpoint>> = await this.api.get(
+				`/v1/webhooks?${query.toString()}`,
+			);
 			expectStatus(page, 200, 'GET /v1/webhooks');
 			all.push(...page.body.data);
 			cursor = page.body.next_cursor;
@@ -449,7 +510,11 @@ export class SandboxClient {
 	}
 
 	/** `GET /v1/analytics/{path}`: the answer's body, or an error unless it is 200. */
-	async analytics<T = JsonObject>(path: string, query: Record<string, string | number> = {}, api: Api = this.api): Promise<T> {
+	async analytics<T = JsonObject>(
+		path: string,
+		query: Record<string, string | number> = {},
+		api: Api = this.api,
+	): Promise<T> {
 		const answer = await api.get<T>(`/v1/analytics/${path}${queryString(query)}`);
 		return expectStatus(answer, 200, `GET /v1/analytics/${path}`).body;
 	}
@@ -458,7 +523,11 @@ export class SandboxClient {
 	async snapshot(): Promise<string> {
 		const parts: Json[] = [];
 		for (const api of [this.api, this.other]) {
-			for (const path of ['/v1/leads?limit=100', '/v1/resources?limit=100', '/v1/webhooks?limit=100']) {
+			for (const path of [
+				'/v1/leads?limit=100',
+				'/v1/resources?limit=100',
+				'/v1/webhooks?limit=100',
+			]) {
 				parts.push((await api.get(path)).body);
 			}
 		}
@@ -469,9 +538,9 @@ export class SandboxClient {
 }
 
 /**
- * Registers the jest hooks of a test file for `client`: started before all tests, closed after them, and
- * per `client.options` reset before each and cleared of faults after each. Call it at the top of the file,
- * before the file's own hooks, which then run after these.
+ * Registers the jest hooks of a test file for `client`: started before all tests, closed after
+ * them, and per `client.options` reset before each and cleared of faults after each. Call it at
+ * the top of the file, before the file's own hooks, which then run after these.
  */
 export function withFileHooks<C extends SandboxClient>(client: C): C {
 	beforeAll(async () => {

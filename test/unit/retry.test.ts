@@ -1,5 +1,5 @@
-// The transport's retry policy (docs/api-contract.md §9, §11) on its own: Retry-After forms, backoff
-// bounds, which requests may be re-sent and which network failures are transient.
+// The transport's retry policy (docs/api-contract.md §9, §11) on its own: Retry-After forms,
+// backoff bounds, which requests may be re-sent and which network failures are transient.
 import {
 	MAX_RETRIES,
 	backoffDelay,
@@ -81,7 +81,9 @@ describe('backoffDelay', () => {
 
 	test('the whole budget of retries without Retry-After stays bounded', () => {
 		expect(MAX_RETRIES).toBe(6);
-		const total = Array.from({ length: MAX_RETRIES }, (_, attempt) => withRandom(0.999999, attempt)).reduce((a, b) => a + b, 0);
+		const total = Array.from({ length: MAX_RETRIES }, (_, attempt) =>
+			withRandom(0.999999, attempt),
+		).reduce((a, b) => a + b, 0);
 		expect(total).toBe(Math.round((1000 + 2000 + 4000 + 8000 + 16_000 + 30_000) * 1.1));
 	});
 });
@@ -103,18 +105,32 @@ describe('transient network errors', () => {
 		expect(isTransientNetworkError({ code: 'ECONNRESET' })).toBe(true);
 		expect(isTransientNetworkError({ httpCode: 'etimedout' })).toBe(true);
 		expect(isTransientNetworkError(new Error('socket hang up'))).toBe(true);
-		expect(isTransientNetworkError({ message: 'failed', messages: ['read ECONNRESET'] })).toBe(true);
-		expect(isTransientNetworkError(new Error('outer', { cause: new Error('inner', { cause: { code: 'EPIPE' } }) }))).toBe(true);
+		expect(isTransientNetworkError({ message: 'failed', messages: ['read ECONNRESET'] })).toBe(
+			true,
+		);
+		expect(
+			isTransientNetworkError(
+				new Error('outer', { cause: new Error('inner', { cause: { code: 'EPIPE' } }) }),
+			),
+		).toBe(true);
 	});
 
 	test('a refused connection, an unknown host, an HTTP status or a non-error is not transient', () => {
-		for (const error of [{ code: 'ECONNREFUSED' }, { code: 'ENOTFOUND' }, { httpCode: '500' }, 'ECONNRESET', null, undefined]) {
+		for (const error of [
+			{ code: 'ECONNREFUSED' },
+			{ code: 'ENOTFOUND' },
+			{ httpCode: '500' },
+			'ECONNRESET',
+			null,
+			undefined,
+		]) {
 			expect(isTransientNetworkError(error)).toBe(false);
 		}
 	});
 
 	test('the cause chain is followed five levels deep, no further', () => {
-		const chain = (depth: number): unknown => (depth === 0 ? { code: 'ECONNRESET' } : { message: 'wrapped', cause: chain(depth - 1) });
+		const chain = (depth: number): unknown =>
+			depth === 0 ? { code: 'ECONNRESET' } : { message: 'wrapped', cause: chain(depth - 1) };
 		expect(isTransientNetworkError(chain(4))).toBe(true);
 		expect(isTransientNetworkError(chain(5))).toBe(false);
 	});

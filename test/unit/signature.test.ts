@@ -1,5 +1,5 @@
-// The trigger's signature check (docs/api-contract.md §10) on its own: header forms, the timestamp window
-// and the comparison, with signatures computed here independently of the node.
+// The trigger's signature check (docs/api-contract.md §10) on its own: header forms, the
+// timestamp window and the comparison, with signatures computed here independently of the node.
 import { createHmac } from 'node:crypto';
 
 import {
@@ -18,7 +18,10 @@ const hmac = (secret: string, timestamp: string | number, body: Buffer = BODY) =
 	createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
 const header = (timestamp: string | number, ...signatures: string[]) =>
 	[`t=${timestamp}`, ...signatures.map((signature) => `v1=${signature}`)].join(',');
-const verify = (signatureHeader: string | undefined, extra: { now?: number; secrets?: string[]; body?: Buffer } = {}) =>
+const verify = (
+	signatureHeader: string | undefined,
+	extra: { now?: number; secrets?: string[]; body?: Buffer } = {},
+) =>
 	verifySignature({
 		header: signatureHeader,
 		rawBody: extra.body ?? BODY,
@@ -30,7 +33,10 @@ describe('parseSignatureHeader', () => {
 	const hex = hmac(SECRET, NOW);
 
 	test('reads t and one v1', () => {
-		expect(parseSignatureHeader(header(NOW, hex))).toEqual({ timestamp: String(NOW), signatures: [Buffer.from(hex, 'hex')] });
+		expect(parseSignatureHeader(header(NOW, hex))).toEqual({
+			timestamp: String(NOW),
+			signatures: [Buffer.from(hex, 'hex')],
+		});
 	});
 
 	test('accepts ";" as separator, spaces around entries and values, and keys in any case', () => {
@@ -40,7 +46,9 @@ describe('parseSignatureHeader', () => {
 
 	test('keeps every v1 in order and ignores unknown keys, entries without "=" and v1 values that are not SHA-256 hex', () => {
 		const other = hmac('whsec_other', NOW);
-		const parsed = parseSignatureHeader(`t=${NOW},v0=abc,v1=${other},garbage,v2=${hex},v1=${hex.slice(2)},v1=${hex}`);
+		const parsed = parseSignatureHeader(
+			`t=${NOW},v0=abc,v1=${other},garbage,v2=${hex},v1=${hex.slice(2)},v1=${hex}`,
+		);
 		expect(parsed?.signatures).toEqual([Buffer.from(other, 'hex'), Buffer.from(hex, 'hex')]);
 	});
 
@@ -89,7 +97,9 @@ describe('readSignatureHeader', () => {
 describe('expectedSignature', () => {
 	test('is HMAC-SHA256(secret, t + "." + raw body bytes), also for bytes that are not UTF-8', () => {
 		const raw = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x7d]);
-		expect(expectedSignature(SECRET, String(NOW), raw).toString('hex')).toBe(hmac(SECRET, NOW, raw));
+		expect(expectedSignature(SECRET, String(NOW), raw).toString('hex')).toBe(
+			hmac(SECRET, NOW, raw),
+		);
 	});
 });
 
@@ -101,12 +111,22 @@ describe('verifySignature', () => {
 	});
 
 	test('accepts when any one of several v1 matches', () => {
-		expect(verify(header(NOW, hmac('whsec_other', NOW), hmac(SECRET, NOW)))).toEqual({ ok: true, secretIndex: 0 });
+		expect(verify(header(NOW, hmac('whsec_other', NOW), hmac(SECRET, NOW)))).toEqual({
+			ok: true,
+			secretIndex: 0,
+		});
 	});
 
 	test('missing header or body is "missing"; an unreadable header is "malformed"', () => {
 		expect(verify(undefined)).toEqual({ ok: false, reason: 'missing' });
-		expect(verifySignature({ header: header(NOW, hmac(SECRET, NOW)), rawBody: undefined, secrets: [SECRET], nowSeconds: NOW })).toEqual({
+		expect(
+			verifySignature({
+				header: header(NOW, hmac(SECRET, NOW)),
+				rawBody: undefined,
+				secrets: [SECRET],
+				nowSeconds: NOW,
+			}),
+		).toEqual({
 			ok: false,
 			reason: 'missing',
 		});
@@ -125,20 +145,38 @@ describe('verifySignature', () => {
 		const old = NOW - 10;
 		expect(verify(header(old, 'f'.repeat(64)))).toEqual({ ok: false, reason: 'mismatch' });
 		const strict = (timestamp: number) =>
-			verifySignature({ header: header(timestamp, 'f'.repeat(64)), rawBody: BODY, secrets: [SECRET], nowSeconds: NOW, toleranceSeconds: 5 });
+			verifySignature({
+				header: header(timestamp, 'f'.repeat(64)),
+				rawBody: BODY,
+				secrets: [SECRET],
+				nowSeconds: NOW,
+				toleranceSeconds: 5,
+			});
 		expect(strict(old)).toEqual({ ok: false, reason: 'stale' });
 	});
 
 	test('a different body, secret or timestamp is "mismatch"', () => {
 		const signature = hmac(SECRET, NOW);
-		expect(verify(header(NOW, signature), { body: Buffer.from(`${BODY.toString()} `) })).toEqual({ ok: false, reason: 'mismatch' });
-		expect(verify(header(NOW, signature), { secrets: ['whsec_other'] })).toEqual({ ok: false, reason: 'mismatch' });
+		expect(verify(header(NOW, signature), { body: Buffer.from(`${BODY.toString()} `) })).toEqual({
+			ok: false,
+			reason: 'mismatch',
+		});
+		expect(verify(header(NOW, signature), { secrets: ['whsec_other'] })).toEqual({
+			ok: false,
+			reason: 'mismatch',
+		});
 		expect(verify(header(NOW - 1, signature))).toEqual({ ok: false, reason: 'mismatch' });
-		expect(verify(header(NOW, signature), { secrets: [] })).toEqual({ ok: false, reason: 'mismatch' });
+		expect(verify(header(NOW, signature), { secrets: [] })).toEqual({
+			ok: false,
+			reason: 'mismatch',
+		});
 	});
 
 	test('t is signed as sent: leading zeros are part of the signed message', () => {
-		expect(verify(header(`0${NOW}`, hmac(SECRET, `0${NOW}`)))).toEqual({ ok: true, secretIndex: 0 });
+		expect(verify(header(`0${NOW}`, hmac(SECRET, `0${NOW}`)))).toEqual({
+			ok: true,
+			secretIndex: 0,
+		});
 		expect(verify(header(`0${NOW}`, hmac(SECRET, NOW)))).toEqual({ ok: false, reason: 'mismatch' });
 	});
 
@@ -148,6 +186,9 @@ describe('verifySignature', () => {
 		const value = `t=${NOW},v1=${signature.slice(0, 62)},v1=${signature}${signature},v1=${'0'.repeat(64)}`;
 		expect(() => verify(value)).not.toThrow();
 		expect(verify(value)).toEqual({ ok: false, reason: 'mismatch' });
-		expect(verify(`t=${NOW},v1=${signature.slice(0, 62)}`)).toEqual({ ok: false, reason: 'malformed' });
+		expect(verify(`t=${NOW},v1=${signature.slice(0, 62)}`)).toEqual({
+			ok: false,
+			reason: 'malformed',
+		});
 	});
 });
