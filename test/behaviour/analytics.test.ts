@@ -1,5 +1,7 @@
 // Analytics from tracked events: a small fixture whose numbers are computed by hand (see the comments).
-import { DAY, HOUR, localDate, MINUTE, nextLocalMidnight, SandboxClient } from './sandbox-client';
+import { NO_RATE_LIMIT, SandboxClient } from '../support/sandbox-client';
+import { trackedResource } from './tracked-resource';
+import { DAY, HOUR, localDate, MINUTE, nextLocalMidnight } from './local-time';
 
 const CST = 8 * 60;
 
@@ -27,13 +29,13 @@ describe('analytics computed from tracked events', () => {
 	};
 
 	beforeAll(async () => {
-		sandbox = await SandboxClient.start();
-		main = await sandbox.resource({ title: 'Main' });
-		edges = await sandbox.resource({ title: 'Edges' });
-		archived = await sandbox.resource({ title: 'Archived later' });
-		untracked = await sandbox.resource({ title: 'Untracked', track_visitors: false });
-		draft = await sandbox.resource({ title: 'Draft', status: 'draft' });
-		deleted = await sandbox.resource({ title: 'Deleted later' });
+		sandbox = await SandboxClient.start({ settings: NO_RATE_LIMIT });
+		main = await trackedResource(sandbox, { title: 'Main' });
+		edges = await trackedResource(sandbox, { title: 'Edges' });
+		archived = await trackedResource(sandbox, { title: 'Archived later' });
+		untracked = await trackedResource(sandbox, { title: 'Untracked', track_visitors: false });
+		draft = await trackedResource(sandbox, { title: 'Draft', status: 'draft' });
+		deleted = await trackedResource(sandbox, { title: 'Deleted later' });
 
 		const startA = nextLocalMidnight((await sandbox.now()) + HOUR, CST);
 		const startB = startA + DAY;
@@ -68,8 +70,8 @@ describe('analytics computed from tracked events', () => {
 		await send(main, 'v4', 'cta_view');
 		await view(archived, 'v20');
 		await view(deleted, 'v30');
-		expect((await sandbox.api('POST', `/v1/resources/${archived}/archive`)).status).toBe(200);
-		expect((await sandbox.api('DELETE', `/v1/resources/${deleted}`)).status).toBe(200);
+		expect((await sandbox.api.post(`/v1/resources/${archived}/archive`)).status).toBe(200);
+		expect((await sandbox.api.delete(`/v1/resources/${deleted}`)).status).toBe(200);
 
 		// Midnight edges on `edges` (UTC times): e1 B 15:50 = B 23:50 +08:00; e2 B 16:10 = C 00:10 +08:00;
 		// e3 B 18:10 = B 23:55 +05:45; e4 B 18:20 = C 00:05 +05:45; e5 C 03:20 = B 23:50 -03:30; e6 C 03:40 = C 00:10 -03:30.
@@ -221,8 +223,7 @@ describe('analytics computed from tracked events', () => {
 		expect(await trend('+05:45')).toEqual([3, 3]);
 		expect(await trend('-03:30')).toEqual([5, 1]);
 		// An unencoded "+" arrives as a space; it is read as "+".
-		const raw = await sandbox.api<{ daily_trend: Array<{ page_views: number }> }>(
-			'GET',
+		const raw = await sandbox.api.get<{ daily_trend: Array<{ page_views: number }> }>(
 			`/v1/analytics/resources/${edges}?start_date=${dayB}&end_date=${dayC}&timezone=+05:45`,
 		);
 		expect(raw.body.daily_trend.map((bucket) => bucket.page_views)).toEqual([3, 3]);
@@ -285,7 +286,7 @@ describe('analytics computed from tracked events', () => {
 	});
 
 	it('lead trend: leads by creation day and those that reached converted', async () => {
-		expect((await sandbox.api('PATCH', `/v1/leads/${leadA}`, { status: 'converted' })).status).toBe(200);
+		expect((await sandbox.api.patch(`/v1/leads/${leadA}`, { status: 'converted' })).status).toBe(200);
 		const query = { start_date: dayA, end_date: dayB, resource_id: main };
 		expect(await sandbox.analytics('leads', query)).toEqual({
 			period: { start_date: dayA, end_date: dayB },
@@ -296,12 +297,12 @@ describe('analytics computed from tracked events', () => {
 			],
 			totals: { leads: 2, converted: 1, conversion_rate: '50.00%' },
 		});
-		expect((await sandbox.api('PATCH', `/v1/leads/${leadA}`, { status: 'lost' })).status).toBe(200);
+		expect((await sandbox.api.patch(`/v1/leads/${leadA}`, { status: 'lost' })).status).toBe(200);
 		expect(await sandbox.analytics('leads', query)).toMatchObject({ totals: { converted: 1 } });
 	});
 
 	it('form leads carry the source resource, channel, UTM and behaviour, and reach the CRM', async () => {
-		const lead = await sandbox.api('GET', `/v1/leads/${leadB}`);
+		const lead = await sandbox.api.get(`/v1/leads/${leadB}`);
 		expect(lead.body).toMatchObject({
 			email: 'v1@example.com',
 			source_resource_id: main,
@@ -310,7 +311,7 @@ describe('analytics computed from tracked events', () => {
 			// v1 so far: 2 views (A and B), dwell 30 + 50, deepest scroll 80, one CTA click.
 			behavior_summary: { total_page_views: 2, avg_dwell_seconds: 40, max_scroll_depth: 80, cta_clicks: 1 },
 		});
-		const pushes = await sandbox.control<Array<{ lead_id: string; reason: string }>>('GET', '/_sandbox/crm/pushes');
+		const pushes = await sandbox.control.get<Array<{ lead_id: string; reason: string }>>('/_sandbox/crm/pushes');
 		expect(pushes.body).toEqual(expect.arrayContaining([expect.objectContaining({ lead_id: leadA, reason: 'created' })]));
 	});
 
@@ -320,7 +321,7 @@ describe('analytics computed from tracked events', () => {
 		expect(await sandbox.analytics(`resources/${archived}`, { start_date: dayA, end_date: dayC })).toMatchObject({
 			totals: { page_views: 1, unique_visitors: 1 },
 		});
-		expect((await sandbox.api('GET', `/v1/analytics/resources/${deleted}`)).status).toBe(404);
+		expect((await sandbox.api.get(`/v1/analytics/resources/${deleted}`)).status).toBe(404);
 		expect((await view(untracked, 'v40')).status).toBe(409);
 		expect((await view(draft, 'v41')).status).toBe(404);
 		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayC })).toMatchObject({

@@ -1,6 +1,8 @@
 // Lead scores: computed from behaviour (formula in docs/api-contract.md §12), changed only when an advance of
 // the sandbox clock crosses a whole hour, never by wall time, always within 0..100, read-only through the API.
-import { DAY, HOUR, MINUTE, SandboxClient } from './sandbox-client';
+import { NO_RATE_LIMIT, SandboxClient } from '../support/sandbox-client';
+import { trackedResource } from './tracked-resource';
+import { DAY, HOUR, MINUTE } from './local-time';
 
 interface Lead {
 	score: number;
@@ -17,11 +19,11 @@ describe('lead scoring', () => {
 		expect(answer.status).toBe(202);
 		return answer.body.lead_id;
 	};
-	const lead = async (id: string) => (await sandbox.api<Lead>('GET', `/v1/leads/${id}`)).body;
+	const lead = async (id: string) => (await sandbox.api.get<Lead>(`/v1/leads/${id}`)).body;
 
 	beforeAll(async () => {
-		sandbox = await SandboxClient.start();
-		resource = await sandbox.resource({ title: 'Scored' });
+		sandbox = await SandboxClient.start({ settings: NO_RATE_LIMIT });
+		resource = await trackedResource(sandbox, { title: 'Scored' });
 		hour = Math.ceil(((await sandbox.now()) + 40 * MINUTE) / HOUR) * HOUR;
 		await sandbox.advanceTo(hour - 30 * MINUTE);
 	});
@@ -89,8 +91,8 @@ describe('lead scoring', () => {
 	});
 
 	it('cannot be written through the API', async () => {
-		const created = await sandbox.api<{ id: string; score: number }>('POST', '/v1/leads', { email: 'api@example.com' });
-		const patch = await sandbox.api<{ error: { param: string } }>('PATCH', `/v1/leads/${created.body.id}`, { score: 99 });
+		const created = await sandbox.api.post<{ id: string; score: number }>('/v1/leads', { email: 'api@example.com' });
+		const patch = await sandbox.api.patch<{ error: { param: string } }>(`/v1/leads/${created.body.id}`, { score: 99 });
 		expect([patch.status, patch.body.error.param]).toEqual([400, 'score']);
 		const now = await sandbox.now();
 		await sandbox.advanceTo(Math.ceil(now / HOUR) * HOUR + MINUTE);

@@ -1,5 +1,7 @@
 // The seeded traffic simulator: exact event counts, the same numbers for the same seed, seed-quiet leads.
-import { DAY, localDate, SandboxClient } from './sandbox-client';
+import { NO_RATE_LIMIT, SandboxClient } from '../support/sandbox-client';
+import { trackedResource } from './tracked-resource';
+import { DAY, localDate } from './local-time';
 
 const CST = 8 * 60;
 
@@ -7,15 +9,15 @@ describe('traffic simulator', () => {
 	let sandbox: SandboxClient;
 
 	beforeAll(async () => {
-		sandbox = await SandboxClient.start();
+		sandbox = await SandboxClient.start({ settings: NO_RATE_LIMIT });
 	});
 
 	afterAll(() => sandbox.close());
 
 	const simulate = async () => {
-		for (const title of ['Guide', 'Report', 'Video']) await sandbox.resource({ title });
-		await sandbox.resource({ title: 'Without CTA', cta: false });
-		const answer = await sandbox.control<{ events: number; leads: number }>('POST', '/_sandbox/simulate', { seed: 7, events: 20_000, days: 30 });
+		for (const title of ['Guide', 'Report', 'Video']) await trackedResource(sandbox, { title });
+		await trackedResource(sandbox, { title: 'Without CTA', cta: false });
+		const answer = await sandbox.control.post<{ events: number; leads: number }>('/_sandbox/simulate', { seed: 7, events: 20_000, days: 30 });
 		expect(answer.status).toBe(200);
 		const { events, leads } = answer.body;
 		const today = localDate(await sandbox.now(), CST);
@@ -35,11 +37,11 @@ describe('traffic simulator', () => {
 		expect(first.result.events).toBe(20_000);
 		expect(first.result.leads).toBeGreaterThan(0);
 		expect(first.numbers.leads.totals.leads).toBe(first.result.leads);
-		expect((await sandbox.control<unknown[]>('GET', '/_sandbox/crm/pushes')).body).toEqual([]);
-		const oldest = await sandbox.api<{ data: Array<{ created_at: string }> }>('GET', '/v1/leads?sort=created_at&order=asc&limit=1');
+		expect((await sandbox.control.get<unknown[]>('/_sandbox/crm/pushes')).body).toEqual([]);
+		const oldest = await sandbox.api.get<{ data: Array<{ created_at: string }> }>('/v1/leads?sort=created_at&order=asc&limit=1');
 		expect(Date.parse(oldest.body.data[0].created_at)).toBeLessThan((await sandbox.now()) - 7 * DAY);
 
-		await sandbox.control('POST', '/_sandbox/reset');
+		await sandbox.control.post('/_sandbox/reset');
 		expect(await sandbox.analytics('overview')).toMatchObject({ summary: { total_page_views: 0, unique_visitors: 0 } });
 		const second = await simulate();
 		expect(second).toEqual(first);
@@ -59,8 +61,7 @@ describe('traffic simulator', () => {
 	});
 
 	it('scores the simulated leads from their behaviour, as of the last hourly recompute', async () => {
-		const page = await sandbox.api<{ data: Array<{ score: number; behavior_summary: { total_page_views: number } }> }>(
-			'GET',
+		const page = await sandbox.api.get<{ data: Array<{ score: number; behavior_summary: { total_page_views: number } }> }>(
 			'/v1/leads?limit=100',
 		);
 		expect(page.body.data.length).toBeGreaterThan(0);

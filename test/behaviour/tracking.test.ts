@@ -1,5 +1,6 @@
 // The tracking endpoint's input rules and refusals, and the analytics endpoints' query rules and access.
-import { SandboxClient } from './sandbox-client';
+import { NO_RATE_LIMIT, SandboxClient } from '../support/sandbox-client';
+import { trackedResource } from './tracked-resource';
 
 type ErrorBody = { error: { code: string; param?: string } };
 
@@ -9,9 +10,9 @@ describe('tracking endpoint and analytics input rules', () => {
 	let otherAccountResource: string;
 
 	beforeAll(async () => {
-		sandbox = await SandboxClient.start();
-		resource = await sandbox.resource({ title: 'Tracked' });
-		const other = await sandbox.api<{ id: string }>('POST', '/v1/resources', { title: 'Theirs', type: 'article' }, sandbox.keys.other_account);
+		sandbox = await SandboxClient.start({ settings: NO_RATE_LIMIT });
+		resource = await trackedResource(sandbox, { title: 'Tracked' });
+		const other = await sandbox.other.post<{ id: string }>('/v1/resources', { title: 'Theirs', type: 'article' });
 		otherAccountResource = other.body.id;
 	});
 
@@ -41,7 +42,7 @@ describe('tracking endpoint and analytics input rules', () => {
 		await rejected({ visitor_id: 'v1', type: 'form_submit' }, 'form');
 		await rejected({ visitor_id: 'v1', type: 'form_submit', form: { email: 'not-an-email' } }, 'form.email');
 		await rejected({ visitor_id: 'v1', type: 'page_view' }, 'id', 'res_!!');
-		const text = await sandbox.request<ErrorBody>('POST', `/c/${resource}/events`, undefined, null);
+		const text = await sandbox.anonymous.post<ErrorBody>(`/c/${resource}/events`);
 		expect(text.status).toBe(400);
 	});
 
@@ -68,7 +69,7 @@ describe('tracking endpoint and analytics input rules', () => {
 		const submit = async (visitor: string, pageView: Record<string, unknown>) => {
 			await sandbox.track(resource, { visitor_id: visitor, type: 'page_view', ...pageView });
 			const sent = await sandbox.track<{ lead_id: string }>(resource, { visitor_id: visitor, type: 'form_submit', form: { email: `${visitor}@example.com` } });
-			const lead = await sandbox.api<{ source_channel: string }>('GET', `/v1/leads/${sent.body.lead_id}`);
+			const lead = await sandbox.api.get<{ source_channel: string }>(`/v1/leads/${sent.body.lead_id}`);
 			return lead.body.source_channel;
 		};
 		expect(await submit('c1', {})).toBe('direct');
@@ -103,19 +104,19 @@ describe('tracking endpoint and analytics input rules', () => {
 			['channels?sort=visits', 'sort'],
 		];
 		for (const [path, param] of cases) {
-			const answer = await sandbox.api<ErrorBody>('GET', `/v1/analytics/${path}`);
+			const answer = await sandbox.api.get<ErrorBody>(`/v1/analytics/${path}`);
 			expect({ path, status: answer.status, param: answer.body.error?.param }).toEqual({ path, status: 400, param });
 		}
 	});
 
 	it('any key of the account may read; another account is 403, an unknown resource 404', async () => {
-		expect((await sandbox.api('GET', '/v1/analytics/overview', undefined, sandbox.keys.read_only)).status).toBe(200);
-		expect((await sandbox.request('GET', '/v1/analytics/overview', undefined, null)).status).toBe(401);
+		expect((await sandbox.readOnly.get('/v1/analytics/overview')).status).toBe(200);
+		expect((await sandbox.anonymous.get('/v1/analytics/overview')).status).toBe(401);
 		for (const path of [`overview?resource_id=${otherAccountResource}`, `resources/${otherAccountResource}`, `funnel?resource_id=${otherAccountResource}`]) {
-			expect((await sandbox.api('GET', `/v1/analytics/${path}`)).status).toBe(403);
+			expect((await sandbox.api.get(`/v1/analytics/${path}`)).status).toBe(403);
 		}
-		expect((await sandbox.api('GET', '/v1/analytics/channels?resource_id=res_unknown000000000')).status).toBe(404);
-		expect((await sandbox.api('GET', '/v1/analytics/resources/res_unknown000000000')).status).toBe(404);
-		expect((await sandbox.api('POST', '/v1/analytics/overview')).status).toBe(405);
+		expect((await sandbox.api.get('/v1/analytics/channels?resource_id=res_unknown000000000')).status).toBe(404);
+		expect((await sandbox.api.get('/v1/analytics/resources/res_unknown000000000')).status).toBe(404);
+		expect((await sandbox.api.post('/v1/analytics/overview')).status).toBe(405);
 	});
 });

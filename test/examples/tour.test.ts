@@ -3,10 +3,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createExampleHarness, readExample, type Harness, type RunResult } from '../harness';
-import { Api, type Lead, type ListPage } from '../sandbox/client';
-import { startSandbox } from '../../sandbox/src/server';
+import { useSandbox, type Api, type Lead, type ListPage } from '../support/sandbox-client';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const sandbox = useSandbox({ start: { seedDemo: true } });
 let harness: Harness;
 let api: Api;
 let result: RunResult;
@@ -14,15 +13,13 @@ let result: RunResult;
 const json = (node: string): IDataObject[] => result.outputOf(node).map((item) => item.json);
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seedDemo: true });
-	api = new Api(sandbox.url, sandbox.keys.full);
+	api = sandbox.api;
 	harness = await createExampleHarness({ url: sandbox.url, apiKey: sandbox.keys.full });
 	result = await harness.run(readExample('content-marketing-tour.json'));
 });
 
 afterAll(async () => {
 	await harness?.close();
-	await sandbox?.close();
 });
 
 test('the tour runs without error, every node once', () => {
@@ -70,7 +67,7 @@ test('Create Lead then Sync to CRM: the lead exists and the CRM received it', as
 
 	const stored = await api.get<Lead>(`/v1/leads/${String(lead.id)}`);
 	expect(stored.body.company).toBe('Compiler Works');
-	const pushes = await new Api(sandbox.url, null).get<Array<{ lead_id: string; reason: string; crm_record_id: string }>>(
+	const pushes = await sandbox.control.get<Array<{ lead_id: string; reason: string; crm_record_id: string }>>(
 		'/_sandbox/crm/pushes',
 	);
 	expect(pushes.body.filter((push) => push.lead_id === lead.id).map((push) => push.reason).sort()).toEqual([

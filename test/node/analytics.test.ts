@@ -3,14 +3,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { chain, startNode } from '../harness';
-import { CREDENTIAL, NodeTestBed, errorKind, jsonOf } from './contentMarketingRun';
+import { CREDENTIAL, NodeTestBed, errorKind, jsonOf } from './node-test-bed';
 
 const bed = NodeTestBed.forFile({ resetEachTest: false });
 let topResource: string;
 
 beforeAll(async () => {
 	await bed.reset();
-	await bed.control('POST', '/_sandbox/seed', { demo: true });
+	await bed.control.post('/_sandbox/seed', { demo: true });
 	const ranking = await direct('/v1/analytics/resources', { limit: 1 });
 	topResource = String((ranking.data as IDataObject[])[0].resource_id);
 });
@@ -24,7 +24,7 @@ const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 async function direct(path: string, query: Record<string, string | number>): Promise<IDataObject> {
 	const qs = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]));
-	const answer = await bed.api('GET', `${path}?${qs.toString()}`);
+	const answer = await bed.api.get(`${path}?${qs.toString()}`);
 	expect(answer.status).toBe(200);
 	return answer.body;
 }
@@ -72,7 +72,7 @@ describe('Get Overview', () => {
 	});
 
 	it('sends a date range from date pickers, ISO strings and DateTime expressions as YYYY-MM-DD', async () => {
-		const { now } = (await bed.control<{ now: string }>('GET', '/_sandbox/clock')).body;
+		const { now } = (await bed.control.get<{ now: string }>('/_sandbox/clock')).body;
 		const day = (offset: number) => new Date(Date.parse(now) + offset * 86_400_000).toISOString().slice(0, 10);
 		const raw = await direct('/v1/analytics/overview', { start_date: day(-20), end_date: day(-6), timezone: 'UTC' });
 
@@ -146,7 +146,7 @@ describe('Get Resource Analytics', () => {
 	});
 
 	it('reports a resource of another account as 403 and a missing one as 404', async () => {
-		const other = await bed.api('POST', '/v1/resources', { title: 'Theirs', type: 'article' }, bed.keys.other_account);
+		const other = await bed.other.post('/v1/resources', { title: 'Theirs', type: 'article' });
 		const forbidden = await run('getResourceAnalytics', { resourceId: byId(String(other.body.id)) });
 		expect(errorKind(forbidden)).toEqual({ name: 'NodeApiError', httpCode: '403' });
 		const missing = await run('getResourceAnalytics', { resourceId: byId('res_doesnotexist0000') });

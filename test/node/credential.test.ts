@@ -3,7 +3,7 @@
 import type { ICredentialTestRequest, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL, NodeTestBed } from './contentMarketingRun';
+import { CREDENTIAL, NodeTestBed } from './node-test-bed';
 
 const TESTER_NODE = 'n8n-nodes-harness.credentialTest';
 

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { errorText, jsonOf, NodeTestBed } from './contentMarketingRun';
+import { ACCOUNT_A, CONTROL } from '../support/sandbox-client';
+import { errorText, jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 
@@ -8,7 +9,7 @@ const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((entry) => ({ json: entry }));
 
 async function createLead(fields: IDataObject = {}): Promise<IDataObject> {
-	const { status, body } = await bed.api('POST', '/v1/leads', { email: 'ada@example.com', ...fields });
+	const { status, body } = await bed.api.post('/v1/leads', { email: 'ada@example.com', ...fields });
 	expect(status).toBe(201);
 	return body;
 }
@@ -43,7 +44,7 @@ describe('Lead: Create', () => {
 		expect(lead.id).toMatch(/^lead_/);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 
-		const stored = await bed.api('GET', `/v1/leads/${String(lead.id)}`);
+		const stored = await bed.api.get(`/v1/leads/${String(lead.id)}`);
 		expect(stored.body).toMatchObject({ email: 'ada@example.com', company: 'Analytical Engines' });
 	});
 
@@ -128,7 +129,7 @@ describe('Lead: Get', () => {
 
 describe('Lead: Get Many', () => {
 	test('Limit returns that many leads; filters and sort are sent to the service', async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 7, leads: 60, resources: 3 });
+		await bed.control.post('/_sandbox/seed', { seed: 7, leads: 60, resources: 3 });
 
 		const limited = await bed.run({ resource: 'lead', operation: 'getAll', limit: 5 });
 		expect(limited.items).toHaveLength(5);
@@ -148,13 +149,13 @@ describe('Lead: Get Many', () => {
 		expect(scores).toEqual([...scores].sort((a, b) => a - b));
 		expect(leads[0].behavior_summary).toBeDefined();
 
-		const expected = await bed.api<{ data: IDataObject[] }>('GET', '/v1/leads?status=qualified&limit=100');
+		const expected = await bed.api.get<{ data: IDataObject[] }>('/v1/leads?status=qualified&limit=100');
 		expect(leads.map((lead) => lead.id).sort()).toEqual(expected.body.data.map((lead) => lead.id).sort());
 	});
 
 	test('Return All follows the cursor across pages of 100', async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 3, leads: 250, resources: 2 });
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.post('/_sandbox/seed', { seed: 3, leads: 250, resources: 2 });
+		await bed.control.delete('/_sandbox/requests');
 
 		const result = await bed.run({ resource: 'lead', operation: 'getAll', returnAll: true });
 
@@ -168,7 +169,7 @@ describe('Lead: Get Many', () => {
 	});
 
 	test('a limit above one page is reached over several pages', async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 4, leads: 150, resources: 1 });
+		await bed.control.post('/_sandbox/seed', { seed: 4, leads: 150, resources: 1 });
 		const result = await bed.run({ resource: 'lead', operation: 'getAll', limit: 130 });
 		expect(new Set(jsonOf(result).map((lead) => lead.id)).size).toBe(130);
 	});
@@ -190,7 +191,7 @@ describe('Lead: Get Many', () => {
 describe('Lead: Update', () => {
 	test('sets status, assignee, notes and merges custom fields', async () => {
 		const lead = await createLead({ custom_fields: { plan: 'free', region: 'emea' } });
-		const users = await bed.api<{ data: Array<{ id: string }> }>('GET', '/v1/users?limit=10');
+		const users = await bed.api.get<{ data: Array<{ id: string }> }>('/v1/users?limit=10');
 		const userId = users.body.data[1].id;
 
 		const result = await bed.run({
@@ -218,8 +219,8 @@ describe('Lead: Update', () => {
 
 	test('"Nobody" removes the assignment and empty notes clear them', async () => {
 		const lead = await createLead();
-		const users = await bed.api<{ data: Array<{ id: string }> }>('GET', '/v1/users?limit=10');
-		await bed.api('PATCH', `/v1/leads/${String(lead.id)}`, { assigned_to: users.body.data[0].id, notes: 'x' });
+		const users = await bed.api.get<{ data: Array<{ id: string }> }>('/v1/users?limit=10');
+		await bed.api.patch(`/v1/leads/${String(lead.id)}`, { assigned_to: users.body.data[0].id, notes: 'x' });
 
 		const result = await bed.run({
 			resource: 'lead',
@@ -244,7 +245,7 @@ describe('Lead: Update', () => {
 
 	test('custom fields with nothing in them count as no change: it fails before sending anything', async () => {
 		const lead = await createLead();
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.delete('/_sandbox/requests');
 		const result = await bed.run({
 			resource: 'lead',
 			operation: 'update',
@@ -257,7 +258,7 @@ describe('Lead: Update', () => {
 
 	test('without any field to update it fails before sending anything', async () => {
 		const lead = await createLead();
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.delete('/_sandbox/requests');
 		const result = await bed.run({ resource: 'lead', operation: 'update', leadId: rl(String(lead.id)), updateFields: {} });
 		expect(result.error?.message).toBe(
 			'Update Fields: add at least one field to update (Status, Assigned To, Notes or Custom Fields) [item 0]',
@@ -274,40 +275,38 @@ describe('Lead: Sync to CRM', () => {
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toMatchObject({ lead_id: lead.id, synced: true, crm_type: 'hubspot' });
 		expect(String(jsonOf(result)[0].crm_record_id)).toMatch(/^crm_/);
-		const pushes = (await bed.control<Array<{ lead_id: string; reason: string }>>('GET', '/_sandbox/crm/pushes')).body;
+		const pushes = (await bed.control.get<Array<{ lead_id: string; reason: string }>>('/_sandbox/crm/pushes')).body;
 		expect(pushes).toContainEqual(expect.objectContaining({ lead_id: lead.id, reason: 'manual' }));
 	});
 
 	test('an account without a CRM fails with crm_not_configured', async () => {
 		const lead = await createLead();
-		await bed.control('PATCH', '/_sandbox/accounts/acct_demo000000000001', { crm: null });
+		await bed.control.patch(CONTROL.account(ACCOUNT_A), { crm: null });
 		try {
 			const result = await bed.run({ resource: 'lead', operation: 'syncToCrm', leadId: rl(String(lead.id)) });
 			expect(result.error?.message).toMatch(/\(crm_not_configured\) \[item 0\]$/);
 			expect(errorText(result)).toContain('HTTP 409');
 		} finally {
-			await bed.control('PATCH', '/_sandbox/accounts/acct_demo000000000001', { crm: { crm_type: 'hubspot' } });
+			await bed.control.patch(CONTROL.account(ACCOUNT_A), { crm: { crm_type: 'hubspot' } });
 		}
 	});
 });
 
 describe('Lead: Sync Many to CRM', () => {
 	test('syncs all items in batches of 100 and maps each result back to its item', async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 11, leads: 230, resources: 1 });
-		const all = await bed.api<{ data: Array<{ id: string }> }>('GET', '/v1/leads?limit=100');
-		const page2 = await bed.api<{ data: Array<{ id: string }> }>(
-			'GET',
+		await bed.control.post('/_sandbox/seed', { seed: 11, leads: 230, resources: 1 });
+		const all = await bed.api.get<{ data: Array<{ id: string }> }>('/v1/leads?limit=100');
+		const page2 = await bed.api.get<{ data: Array<{ id: string }> }>(
 			`/v1/leads?limit=100&cursor=${String((all.body as IDataObject).next_cursor)}`,
 		);
-		const page3 = await bed.api<{ data: Array<{ id: string }> }>(
-			'GET',
+		const page3 = await bed.api.get<{ data: Array<{ id: string }> }>(
 			`/v1/leads?limit=100&cursor=${String((page2.body as IDataObject).next_cursor)}`,
 		);
 		const ids = [...all.body.data, ...page2.body.data, ...page3.body.data].map((lead) => lead.id);
 		expect(ids).toHaveLength(230);
 		// Every lead once, then the first ten again: 240 items, 230 distinct leads.
 		const input = items(...[...ids, ...ids.slice(0, 10)].map((id) => ({ id })));
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.delete('/_sandbox/requests');
 
 		const result = await bed.run(
 			{ resource: 'lead', operation: 'syncManyToCrm', leadId: rl('={{ $json.id }}') },
@@ -363,7 +362,7 @@ describe('Lead: Sync Many to CRM', () => {
 
 	test('an invalid ID stops the node before any request', async () => {
 		const a = await createLead();
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.delete('/_sandbox/requests');
 		const result = await bed.run(
 			{ resource: 'lead', operation: 'syncManyToCrm', leadId: rl('={{ $json.id }}') },
 			{ input: items({ id: String(a.id) }, { id: 'res_abc' }) },

@@ -2,11 +2,11 @@
 // and the response forms tolerated by contract §11. A proxy between node and sandbox shapes the traffic.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Answer } from './apiProxy';
-import { ApiProxy } from './apiProxy';
-import { CREDENTIAL, errorText, jsonOf, NodeTestBed } from './contentMarketingRun';
-import type { VirtualSleep } from './virtualSleep';
-import { virtualSleep } from './virtualSleep';
+import type { Answer } from './api-proxy';
+import { ApiProxy } from './api-proxy';
+import { CREDENTIAL, errorText, jsonOf, NodeTestBed } from './node-test-bed';
+import type { VirtualSleep } from './virtual-sleep';
+import { virtualSleep } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 let proxy: ApiProxy;
@@ -33,7 +33,7 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((entry) => ({ json: entry }));
 
 async function createLead(email = 'ada@example.com'): Promise<IDataObject> {
-	const { body } = await bed.api('POST', '/v1/leads', { email });
+	const { body } = await bed.api.post('/v1/leads', { email });
 	return body;
 }
 
@@ -61,7 +61,7 @@ describe('errors', () => {
 		['an unknown assignee (400)', { operation: 'update', leadId: rl('={{ $json.lead }}'), updateFields: { assigned_to: 'user_doesnotexist0000' } }, /^assigned_to.*\(invalid_params\) \[item 0\]$/],
 	])('the full key appears nowhere after %s', async (_name, parameters, message) => {
 		const lead = await createLead();
-		const other = await bed.api('POST', '/v1/leads', { email: 'b@example.com' }, bed.keys.other_account);
+		const other = await bed.other.post('/v1/leads', { email: 'b@example.com' });
 		const result = await bed.run(
 			{ resource: 'lead', ...parameters },
 			{ input: items({ lead: String(lead.id), otherLead: String(other.body.id) }) },
@@ -152,7 +152,7 @@ describe('retries', () => {
 
 	test('a lasting 429 gives up after 6 retries with the service message', async () => {
 		clock = virtualSleep();
-		await bed.control('PUT', '/_sandbox/faults', { rate_429: 1, seed: 1 });
+		await bed.control.put('/_sandbox/faults', { rate_429: 1, seed: 1 });
 		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
 		expect(result.error?.message).toBe('Too many requests (sandbox fault); retry later (rate_limited) [item 0]');
 		expect(errorText(result)).toContain('still exceeded after several retries');
@@ -188,7 +188,7 @@ describe('retries', () => {
 
 	test('a lasting 500 ends as server_error with HTTP 500', async () => {
 		clock = virtualSleep();
-		await bed.control('PUT', '/_sandbox/faults', { rate_500: 1, seed: 1 });
+		await bed.control.put('/_sandbox/faults', { rate_500: 1, seed: 1 });
 		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
 		expect(result.error?.message).toBe('Internal server error (sandbox fault) (server_error) [item 0]');
 		expect((result.error as unknown as { httpCode: string }).httpCode).toBe('500');
@@ -211,14 +211,14 @@ describe('retries', () => {
 		expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
 		expect(keys[1]).toBe(keys[0]);
 		expect(keys[2]).not.toBe(keys[0]);
-		const stored = await bed.api<{ data: IDataObject[] }>('GET', '/v1/leads?limit=100');
+		const stored = await bed.api.get<{ data: IDataObject[] }>('/v1/leads?limit=100');
 		expect(stored.body.data.map((lead) => lead.email).sort()).toEqual(['once@example.com', 'twice@example.com']);
 		expect(jsonOf(result)[0].id).toBe(stored.body.data.find((lead) => lead.email === 'once@example.com')?.id);
 	});
 
 	test('a delete whose answer was lost counts as done when the retry finds it gone (404)', async () => {
 		clock = virtualSleep();
-		const created = await bed.api<IDataObject>('POST', '/v1/resources', { title: 'Old post', type: 'article' });
+		const created = await bed.api.post<IDataObject>('/v1/resources', { title: 'Old post', type: 'article' });
 		viaProxy();
 		proxy.rules = { decide: (request, index) => (request.method === 'DELETE' && index === 0 ? 'drop-after-forward' : 'forward') };
 
@@ -231,7 +231,7 @@ describe('retries', () => {
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([{ id: created.body.id, deleted: true }]);
 		expect(proxy.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2);
-		expect((await bed.api('GET', `/v1/resources/${String(created.body.id)}`)).status).toBe(404);
+		expect((await bed.api.get(`/v1/resources/${String(created.body.id)}`)).status).toBe(404);
 	});
 
 	test('a delete of a missing resource is still a 404 error when no earlier attempt may have done it', async () => {
@@ -261,7 +261,7 @@ describe('tolerated response forms (§11)', () => {
 	}
 
 	beforeEach(async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 2, leads: 230, resources: 1 });
+		await bed.control.post('/_sandbox/seed', { seed: 2, leads: 230, resources: 1 });
 		viaProxy();
 	});
 

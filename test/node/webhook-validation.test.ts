@@ -2,7 +2,7 @@
 // request with the field and the item named, in the node's words rather than the service's.
 import type { INodeParameters } from 'n8n-workflow';
 
-import { jsonOf, NodeTestBed } from './contentMarketingRun';
+import { jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 
@@ -71,6 +71,6 @@ test.each([
 ])('%s: accepted by the node = %s, as by the sandbox', async (url, accepted) => {
 	const result = await bed.run({ ...CREATE, url });
 	expect(result.error === undefined).toBe(accepted);
-	const direct = await bed.api('POST', '/v1/webhooks', { url, events: ['lead.created'] });
+	const direct = await bed.api.post('/v1/webhooks', { url, events: ['lead.created'] });
 	expect(direct.status === 201).toBe(accepted);
 });

@@ -5,7 +5,7 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { ContentMarketing } from '../../nodes/ContentMarketing/ContentMarketing.node';
-import { jsonOf, NodeTestBed } from './contentMarketingRun';
+import { jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 

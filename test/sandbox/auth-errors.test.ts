@@ -1,5 +1,5 @@
 // Spec "Errors" and "Authentication", contract §2 and §3: 401, 403, 404, 405 and the error envelope.
-import { Api, CTA_B, expectError, USER_B_OWNER, useSandbox, type Lead, type Resource, type WebhookEndpoint } from './client';
+import { Api, CTA_B, expectError, USER_B_OWNER, useSandbox, type Lead, type Resource, type WebhookEndpoint } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
 	resource = await sandbox.createResource();
 	webhook = (await sandbox.api.post<WebhookEndpoint>('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['lead.created'] })).body;
 	otherLead = await sandbox.createLead({}, sandbox.other);
-	otherResource = await sandbox.createResource({}, sandbox.other);
+	otherResource = await sandbox.createResource({}, 'draft', sandbox.other);
 	otherWebhook = (await sandbox.other.post<WebhookEndpoint>('/v1/webhooks', { url: 'https://hooks.example.com/b', events: ['lead.created'] })).body;
 });
 

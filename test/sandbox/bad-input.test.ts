@@ -1,6 +1,6 @@
 // Spec "Errors: 400 invalid_params", contract §1 and §3: bad input to every endpoint is 400 naming the field,
 // and the store is unchanged.
-import { expectError, useSandbox, type Lead, type Resource, type WebhookEndpoint } from './client';
+import { expectError, useSandbox, type Lead, type Resource, type WebhookEndpoint } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 

@@ -1,7 +1,7 @@
 // Contract §13: the /_sandbox control surface, seeding, and the `npm run sandbox` entry point.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ACCOUNT_A, ACCOUNT_B, expectError, useSandbox, type Lead, type ListPage, type Resource } from './client';
+import { ACCOUNT_A, ACCOUNT_B, expectError, useSandbox, type Lead, type ListPage, type Resource } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 
@@ -143,7 +143,7 @@ describe('Control: npm run sandbox (CLI)', () => {
 			while (!/Press Ctrl\+C/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 			const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
 			expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-			for (const role of ['full', 'read_only', 'other_account', 'expired']) expect(output).toContain(sandbox.keys[role]);
+			for (const role of ['full', 'read_only', 'other_account', 'expired'] as const) expect(output).toContain(sandbox.keys[role]);
 			const leads = await fetch(`${url}/v1/leads`, { headers: { Authorization: `Bearer ${sandbox.keys.full}` } });
 			expect(leads.status).toBe(200);
 			expect(leads.headers.get('x-ratelimit-limit')).toBe('50');

@@ -1,5 +1,5 @@
 // Contract §8: Idempotency-Key on POST.
-import { expectError, useSandbox, type Lead, type ListPage } from './client';
+import { expectError, useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 

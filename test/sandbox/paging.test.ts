@@ -1,5 +1,5 @@
 // Spec "Limits: page size", contract §4: the list envelope, limit, keyset cursors.
-import { expectError, useSandbox, type Lead, type ListPage, type Resource } from './client';
+import { expectError, useSandbox, type Lead, type ListPage, type Resource } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 

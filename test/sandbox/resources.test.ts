@@ -1,5 +1,5 @@
 // Spec "Content resource" and "Content resource status", contract §6: fields, lifecycle, public link.
-import { CTA_A, CTA_B, expectError, ISO_SECONDS, useSandbox, type ListPage, type Resource } from './client';
+import { CTA_A, CTA_B, expectError, ISO_SECONDS, useSandbox, type ListPage, type Resource } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 

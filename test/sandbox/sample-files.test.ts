@@ -1,5 +1,5 @@
 // Sandbox control surface (contract §13): the sample PDF that upload examples download.
-import { useSandbox } from './client';
+import { useSandbox } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 

@@ -2,7 +2,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ACCOUNT_A, expectError, ISO_SECONDS, useSandbox, waitFor, type Lead, type ListPage, type WebhookEndpoint } from './client';
+import { ACCOUNT_A, expectError, ISO_SECONDS, useSandbox, waitFor, type Lead, type ListPage, type WebhookEndpoint } from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 

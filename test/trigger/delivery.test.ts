@@ -4,7 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Delivery, Harness, TriggerHarness } from '../harness';
 import {
 	FAST_RETRIES,
-	SandboxClient,
+	useTriggerSandbox,
 	eventBody,
 	harnessFor,
 	leadFixture,
@@ -14,9 +14,9 @@ import {
 	sleep,
 	triggerOf,
 	unixNow,
-} from './support';
+} from './trigger-bed';
 
-const sandbox = SandboxClient.forFile(FAST_RETRIES);
+const sandbox = useTriggerSandbox(FAST_RETRIES);
 let harness: Harness;
 
 beforeEach(async () => {
@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	await sandbox.control('POST', '/_sandbox/reset');
+	await sandbox.control.post('/_sandbox/reset');
 	await harness.close();
 });
 
@@ -93,13 +93,13 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 		const lead = await sandbox.createLead();
 
 		let next = trigger.nextDelivery();
-		await sandbox.setStatus(String(lead.id), 'contacted');
+		await sandbox.setLeadStatus(String(lead.id), 'contacted');
 		const filtered = await next;
 		expect(filtered.items).toHaveLength(0);
 		expect(reasonOf(filtered)).toBe('filtered out');
 
 		next = trigger.nextDelivery();
-		await sandbox.setStatus(String(lead.id), 'qualified');
+		await sandbox.setLeadStatus(String(lead.id), 'qualified');
 		const delivery = await next;
 		expect(delivery.items).toHaveLength(1);
 		expect(delivery.items[0].json).toMatchObject({
@@ -161,7 +161,7 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 		const trigger = await activeTrigger();
 		const [endpoint] = await sandbox.endpoints();
 
-		const answer = await sandbox.api<IDataObject>('POST', `/v1/webhooks/${endpoint.id}/test`);
+		const answer = await sandbox.api.post<IDataObject>(`/v1/webhooks/${endpoint.id}/test`);
 
 		expect(answer.body).toMatchObject({ delivered: true, status_code: 200 });
 		expect(trigger.deliveries).toHaveLength(1);
@@ -171,7 +171,7 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 
 	test("the service's retry after a lost acknowledgement is emitted once", async () => {
 		const trigger = await activeTrigger();
-		await sandbox.control('PUT', '/_sandbox/webhook-faults', { ignore_answers: 1 });
+		await sandbox.control.put('/_sandbox/webhook-faults', { ignore_answers: 1 });
 
 		await sandbox.createLead();
 		const attempts = await sandbox.waitForDeliveries((all) => all.some((a) => a.attempt === 2 && a.ok));
@@ -239,7 +239,7 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 
 	test("a delivery signed with another endpoint's secret is refused with 401", async () => {
 		const trigger = await activeTrigger();
-		const other = await sandbox.api<{ secret: string }>('POST', '/v1/webhooks', {
+		const other = await sandbox.api.post<{ secret: string }>('/v1/webhooks', {
 			url: 'https://elsewhere.example/hook',
 			events: ['lead.created'],
 		});

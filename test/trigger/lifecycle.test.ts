@@ -1,11 +1,11 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Harness } from '../harness';
-import { CREDENTIAL, SandboxClient, harnessFor, recordFor, triggerOf } from './support';
+import { CREDENTIAL, useTriggerSandbox, harnessFor, recordFor, triggerOf } from './trigger-bed';
 
 const PARAMETERS = { events: ['lead.created'] };
 
-const sandbox = SandboxClient.forFile();
+const sandbox = useTriggerSandbox();
 let harness: Harness;
 
 beforeEach(async () => {
@@ -81,7 +81,7 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 		const trigger = triggerOf(harness, PARAMETERS);
 		await trigger.activate('trigger');
 		const [first] = await sandbox.endpoints();
-		await sandbox.api('PATCH', `/v1/webhooks/${first.id}`, { active: false, events: ['lead.status_updated'] });
+		await sandbox.api.patch(`/v1/webhooks/${first.id}`, { active: false, events: ['lead.status_updated'] });
 
 		await trigger.activate('trigger');
 
@@ -93,7 +93,7 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 	test('an endpoint for this URL whose secret the node does not hold is deleted and replaced, never duplicated', async () => {
 		const trigger = triggerOf(harness, PARAMETERS);
 		const url = trigger.webhookUrl('trigger');
-		const orphan = await sandbox.api<{ id: string }>('POST', '/v1/webhooks', { url, events: ['lead.created'] });
+		const orphan = await sandbox.api.post<{ id: string }>('/v1/webhooks', { url, events: ['lead.created'] });
 		expect(orphan.status).toBe(201);
 
 		expect(await trigger.checkExists('trigger')).toBe(false);
@@ -110,7 +110,7 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 		const trigger = triggerOf(harness, PARAMETERS);
 		await trigger.activate('trigger');
 		const [first] = await sandbox.endpoints();
-		await sandbox.api('DELETE', `/v1/webhooks/${first.id}`);
+		await sandbox.api.delete(`/v1/webhooks/${first.id}`);
 
 		await trigger.activate('trigger');
 
@@ -154,7 +154,7 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 		const trigger = triggerOf(harness, PARAMETERS);
 		await trigger.activate('trigger');
 		const [first] = await sandbox.endpoints();
-		await sandbox.api('DELETE', `/v1/webhooks/${first.id}`);
+		await sandbox.api.delete(`/v1/webhooks/${first.id}`);
 
 		expect(await trigger.delete('trigger')).toBe(true);
 		expect(trigger.nodeStaticData).toEqual({});

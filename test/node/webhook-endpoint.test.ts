@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { jsonOf, NodeTestBed } from './contentMarketingRun';
+import { jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 let receiver: http.Server;
@@ -34,7 +34,7 @@ beforeEach(() => {
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 
 async function createEndpoint(fields: IDataObject = {}): Promise<IDataObject> {
-	const { status, body } = await bed.api('POST', '/v1/webhooks', { url: `${receiverUrl}/hook`, events: ['lead.created'], ...fields });
+	const { status, body } = await bed.api.post('/v1/webhooks', { url: `${receiverUrl}/hook`, events: ['lead.created'], ...fields });
 	expect(status).toBe(201);
 	return body;
 }
@@ -62,7 +62,7 @@ describe('Webhook Endpoint: Create', () => {
 		expect(String(endpoint.secret)).toMatch(/^whsec_/);
 		expect(String(endpoint.secret_hint)).toContain('only in this answer');
 		// The secret is not returned again.
-		const again = await bed.api('GET', `/v1/webhooks/${String(endpoint.id)}`);
+		const again = await bed.api.get(`/v1/webhooks/${String(endpoint.id)}`);
 		expect(again.body).not.toHaveProperty('secret');
 	});
 
@@ -111,7 +111,7 @@ describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 		for (let index = 0; index < 25; index++) {
 			await createEndpoint({ url: `https://h${index}.example.com/x`, active: index % 5 !== 0, events: index % 2 ? ['lead.created'] : ['lead.status_updated'] });
 		}
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.delete('/_sandbox/requests');
 
 		expect((await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', limit: 7 })).items).toHaveLength(7);
 
@@ -156,7 +156,7 @@ describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 
 	test('Update without fields fails before any request', async () => {
 		const endpoint = await createEndpoint();
-		await bed.control('DELETE', '/_sandbox/requests');
+		await bed.control.delete('/_sandbox/requests');
 		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'update', webhookId: rl(String(endpoint.id)), updateFields: {} });
 		expect(result.error?.message).toBe('Update Fields: add at least one field to update (URL, Events, Description or Active) [item 0]');
 		expect(await bed.requests()).toEqual([]);
@@ -166,7 +166,7 @@ describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 		const endpoint = await createEndpoint();
 		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'delete', webhookId: rl(String(endpoint.id)) });
 		expect(jsonOf(result)).toEqual([{ id: endpoint.id, deleted: true }]);
-		expect((await bed.api('GET', `/v1/webhooks/${String(endpoint.id)}`)).status).toBe(404);
+		expect((await bed.api.get(`/v1/webhooks/${String(endpoint.id)}`)).status).toBe(404);
 
 		const again = await bed.run({ resource: 'webhookEndpoint', operation: 'delete', webhookId: rl(String(endpoint.id)) });
 		expect(again.error?.message).toMatch(/\(not_found\) \[item 0\]$/);

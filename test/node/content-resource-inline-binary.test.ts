@@ -1,6 +1,6 @@
 // Uploads when n8n keeps binary data in memory (binary data mode "default": base64 inline in the item, no id).
 import { binary } from '../harness';
-import { NodeTestBed, jsonOf } from './contentMarketingRun';
+import { NodeTestBed, jsonOf } from './node-test-bed';
 
 const bed = NodeTestBed.forFile({ binaryDataMode: 'default' });
 

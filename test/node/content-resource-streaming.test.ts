@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ACCOUNT_A, CREDENTIAL, NodeTestBed } from './contentMarketingRun';
+import { ACCOUNT_A } from '../support/sandbox-client';
+import { CREDENTIAL, NodeTestBed } from './node-test-bed';
 import { chain, startNode } from '../harness';
 
 const SIZE = 200 * 1024 * 1024;
@@ -40,7 +41,7 @@ class StreamedFileNode implements INodeType {
 const bed = NodeTestBed.forFile({ extraNodes: { [STREAMED_FILE_NODE_TYPE]: new StreamedFileNode() } });
 
 it('streams a 200 MB file: the upload adds far less than the file size to the process memory', async () => {
-	await bed.control('PATCH', `/_sandbox/accounts/${ACCOUNT_A}`, { plan: 'paid' });
+	await bed.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { plan: 'paid' });
 	const run = () =>
 		bed.harness.run({
 			nodes: [

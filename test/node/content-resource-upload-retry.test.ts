@@ -3,8 +3,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { binary } from '../harness';
-import { NodeTestBed, errorKind, jsonOf } from './contentMarketingRun';
-import { virtualSleepEachTest } from './virtualSleep';
+import { NodeTestBed, errorKind, jsonOf } from './node-test-bed';
+import { virtualSleepEachTest } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 const sleep = virtualSleepEachTest();
@@ -18,7 +18,7 @@ const files = (sizes: number[]): INodeExecutionData[] =>
 const createFromBinary = { resource: 'contentResource', operation: 'create', inputData: 'binary', title: '={{ $json.title }}', type: 'pdf' };
 
 it('re-sends an upload answered 429 with the whole file again', async () => {
-	await bed.control('PUT', '/_sandbox/faults', { rate_429: 0.5, methods: ['POST'], path_prefix: '/v1/resources', seed: 3 });
+	await bed.control.put('/_sandbox/faults', { rate_429: 0.5, methods: ['POST'], path_prefix: '/v1/resources', seed: 3 });
 	const sizes = [10_000, 20_000, 30_000, 40_000];
 	const result = await bed.run(createFromBinary, { input: files(sizes) });
 
@@ -31,7 +31,7 @@ it('re-sends an upload answered 429 with the whole file again', async () => {
 });
 
 it('does not re-send an upload answered 500', async () => {
-	await bed.control('PUT', '/_sandbox/faults', { rate_500: 1, methods: ['POST'], path_prefix: '/v1/resources' });
+	await bed.control.put('/_sandbox/faults', { rate_500: 1, methods: ['POST'], path_prefix: '/v1/resources' });
 	const result = await bed.run(createFromBinary, { input: files([5_000]) });
 
 	expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '500' });
@@ -39,7 +39,7 @@ it('does not re-send an upload answered 500', async () => {
 });
 
 it('does not re-send an upload whose connection was dropped, and says the upload may have been refused', async () => {
-	await bed.control('PUT', '/_sandbox/faults', { drop_rate: 1, methods: ['POST'], path_prefix: '/v1/resources' });
+	await bed.control.put('/_sandbox/faults', { drop_rate: 1, methods: ['POST'], path_prefix: '/v1/resources' });
 	const result = await bed.run(createFromBinary, { input: files([5_000]) });
 
 	expect(result.error?.message).toBe('Could not connect to the Content Marketing API [item 0]');

@@ -1,6 +1,7 @@
 // Upload size limits (contract §6: free 50 MB, paid 500 MB) with a file of 50 MB + 1 byte, stored by the
 // binary data service on the filesystem, so the upload is streamed from disk.
-import { ACCOUNT_A, BIG_FILE_NODE_TYPE, BigFileNode, CREDENTIAL, NodeTestBed } from './contentMarketingRun';
+import { ACCOUNT_A } from '../support/sandbox-client';
+import { BIG_FILE_NODE_TYPE, BigFileNode, CREDENTIAL, NodeTestBed } from './node-test-bed';
 import { chain, startNode } from '../harness';
 import type { RunResult } from '../harness';
 
@@ -56,11 +57,11 @@ it('with No Check, streams the file and reports the service\'s 413 file_too_larg
 	});
 	expect(error?.message).toContain('file_too_large');
 	expect((await bed.requests()).map((request) => request.status)).toEqual([413]);
-	expect((await bed.api<{ data: unknown[] }>('GET', '/v1/resources')).body.data).toEqual([]);
+	expect((await bed.api.get<{ data: unknown[] }>('/v1/resources')).body.data).toEqual([]);
 });
 
 it('on a paid plan with the Paid limit, streams the whole 50 MB file and the service stores its size', async () => {
-	await bed.control('PATCH', `/_sandbox/accounts/${ACCOUNT_A}`, { plan: 'paid' });
+	await bed.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { plan: 'paid' });
 	const result = await upload({ uploadLimit: 'paid' });
 	expect(result.errorOf('Upload')).toBeUndefined();
 	const [item] = result.outputOf('Upload');

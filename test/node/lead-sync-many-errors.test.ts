@@ -4,8 +4,9 @@
 // Waits are virtual (see virtualSleep): the retries of a 429 do not sleep.
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { ACCOUNT_A, errorKind, jsonOf, NodeTestBed } from './contentMarketingRun';
-import { virtualSleepEachTest } from './virtualSleep';
+import { ACCOUNT_A } from '../support/sandbox-client';
+import { errorKind, jsonOf, NodeTestBed } from './node-test-bed';
+import { virtualSleepEachTest } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 virtualSleepEachTest();
@@ -17,17 +18,17 @@ const MISSING = 'lead_doesnotexist0000';
 const items = (...ids: string[]): INodeExecutionData[] => ids.map((id) => ({ json: { id } }));
 
 async function createLead(email: string, key = bed.keys.full): Promise<string> {
-	const { status, body } = await bed.api('POST', '/v1/leads', { email }, key);
+	const { status, body } = await bed.as(key).post('/v1/leads', { email });
 	expect(status).toBe(201);
 	return String(body.id);
 }
 
 async function withoutCrm(test: () => Promise<void>): Promise<void> {
-	await bed.control('PATCH', `/_sandbox/accounts/${ACCOUNT_A}`, { crm: null });
+	await bed.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { crm: null });
 	try {
 		await test();
 	} finally {
-		await bed.control('PATCH', `/_sandbox/accounts/${ACCOUNT_A}`, { crm: { crm_type: 'hubspot' } });
+		await bed.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { crm: { crm_type: 'hubspot' } });
 	}
 }
 
@@ -113,10 +114,10 @@ describe('a batch call that fails as a whole', () => {
 	});
 
 	test('429 after the retries on every call: each chunk of 100 names its own items', async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 3, leads: 150, resources: 1 });
+		await bed.control.post('/_sandbox/seed', { seed: 3, leads: 150, resources: 1 });
 		const ids = await bed.allLeadIds();
 		expect(ids).toHaveLength(150);
-		await bed.control('PUT', '/_sandbox/faults', { rate_429: 1, methods: ['POST'], path_prefix: '/v1/leads/batch-sync-crm' });
+		await bed.control.put('/_sandbox/faults', { rate_429: 1, methods: ['POST'], path_prefix: '/v1/leads/batch-sync-crm' });
 
 		const stopped = await bed.run(SYNC_MANY, { input: items(...ids) });
 		expect(errorKind(stopped)).toEqual({ name: 'NodeApiError', httpCode: '429' });

@@ -1,7 +1,7 @@
 // Bad input per field: each fails before any request, with a NodeOperationError naming the field and the item.
 import type { INodeParameters } from 'n8n-workflow';
 
-import { NodeTestBed } from './contentMarketingRun';
+import { NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 

@@ -3,7 +3,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { binary } from '../harness';
-import { NodeTestBed, errorKind, errorText, jsonOf } from './contentMarketingRun';
+import { NodeTestBed, errorKind, errorText, jsonOf } from './node-test-bed';
 
 const RESOURCE = { resource: 'contentResource' };
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
@@ -39,7 +39,7 @@ describe('Create', () => {
 			file: null,
 		});
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
-		const stored = await bed.api('GET', `/v1/resources/${String(created.id)}`);
+		const stored = await bed.api.get(`/v1/resources/${String(created.id)}`);
 		expect(stored.body).toEqual(created);
 	});
 
@@ -81,7 +81,7 @@ describe('Create', () => {
 			file: { name: 'Bericht über Ümläute.pdf', size: 14, mime_type: 'application/pdf' },
 		});
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		const stored = await bed.api('GET', `/v1/resources/${String(output[0].id)}`);
+		const stored = await bed.api.get(`/v1/resources/${String(output[0].id)}`);
 		expect(stored.body.file).toEqual({ name: 'report 2026.pdf', size: 200_000, mime_type: 'application/pdf' });
 	});
 
@@ -181,9 +181,9 @@ describe('Get Many', () => {
 	});
 
 	it('returns all resources over several pages, in the service order', async () => {
-		await bed.control('POST', '/_sandbox/seed', { seed: 7, leads: 0, resources: 150 });
-		const first = await bed.api<{ data: IDataObject[]; next_cursor: string }>('GET', '/v1/resources?limit=100');
-		const second = await bed.api<{ data: IDataObject[] }>('GET', `/v1/resources?limit=100&cursor=${first.body.next_cursor}`);
+		await bed.control.post('/_sandbox/seed', { seed: 7, leads: 0, resources: 150 });
+		const first = await bed.api.get<{ data: IDataObject[]; next_cursor: string }>('/v1/resources?limit=100');
+		const second = await bed.api.get<{ data: IDataObject[] }>(`/v1/resources?limit=100&cursor=${first.body.next_cursor}`);
 		await bed.clearRequests();
 
 		const result = await bed.run({ ...RESOURCE, operation: 'getAll', returnAll: true });
@@ -283,7 +283,7 @@ describe('Delete', () => {
 		const result = await bed.run({ ...RESOURCE, operation: 'delete', resourceId: byId(String(created.id)) });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([{ id: created.id, deleted: true }]);
-		expect((await bed.api('GET', `/v1/resources/${String(created.id)}`)).status).toBe(404);
+		expect((await bed.api.get(`/v1/resources/${String(created.id)}`)).status).toBe(404);
 	});
 });
 
@@ -299,7 +299,7 @@ describe('Publish and Archive', () => {
 
 		const again = await bed.run({ ...RESOURCE, operation: 'publish', resourceId: locator });
 		expect(errorKind(again)).toEqual({ name: 'NodeApiError', httpCode: '409' });
-		const directPublish = await bed.api<{ error: { message: string } }>('POST', `/v1/resources/${String(created.id)}/publish`);
+		const directPublish = await bed.api.post<{ error: { message: string } }>(`/v1/resources/${String(created.id)}/publish`);
 		expect(again.error?.message).toContain(directPublish.body.error.message);
 
 		const archived = await bed.run({ ...RESOURCE, operation: 'archive', resourceId: locator });
@@ -312,7 +312,7 @@ describe('Publish and Archive', () => {
 		const result = await bed.run({ ...RESOURCE, operation: 'archive', resourceId: byId(String(created.id)) });
 		expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '409' });
 		expect(result.error?.message).toContain('invalid_state');
-		const stored = await bed.api('GET', `/v1/resources/${String(created.id)}`);
+		const stored = await bed.api.get(`/v1/resources/${String(created.id)}`);
 		expect(stored.body.status).toBe('draft');
 	});
 });
