@@ -1,7 +1,8 @@
 // npm run lint: n8n's community-package scanner on the source and on the packed tarball (as n8n runs it
-// for verified nodes), typescript-eslint on the sandbox, tests and scripts, and a full type check.
+// for verified nodes), ESLint (typescript-eslint and n8n's community-node rules) on every folder, and a
+// full type check.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +48,31 @@ function checkTarball(paths) {
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
+/** Published code may import only n8n-workflow (the peer), zod and node:crypto; n8n's own rules allow any devDependency. */
+const ALLOWED_IMPORTS = new Set(['n8n-workflow', 'zod', 'node:crypto']);
+function checkNodeImports() {
+	const problems = [];
+	for (const dir of ['nodes', 'credentials']) {
+		for (const file of readdirSync(path.join(root, dir), { recursive: true })) {
+			if (!String(file).endsWith('.ts')) continue;
+			const text = readFileSync(path.join(root, dir, String(file)), 'utf8');
+			const specs = [
+				...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm),
+				...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+				...text.matchAll(/\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g),
+			].map((match) => match[1]);
+			for (const spec of specs) {
+				if (!spec.startsWith('.') && !ALLOWED_IMPORTS.has(spec)) problems.push(`${dir}/${file}: ${spec}`);
+			}
+		}
+	}
+	return problems.length
+		? { passed: false, message: `not allowed at run time: ${problems.join('; ')}` }
+		: { passed: true };
+}
+
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
+report('nodes/, credentials/ import only n8n-workflow, zod and node:crypto', checkNodeImports());
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 report('scanner on the source (package.json, nodes/, credentials/)', await analyzePackage(root, SOURCE_FILE_PATTERNS));
@@ -63,14 +88,24 @@ try {
 	rmSync(packDir, { recursive: true, force: true });
 }
 
-const eslint = new ESLint({ cwd: root });
-const results = await eslint.lintFiles(['sandbox/**/*.ts', 'test/**/*.ts', 'scripts/**/*.{ts,mjs}']);
+const ESLINT_LABEL =
+	'ESLint: typescript-eslint everywhere, n8n community-node rules on nodes/, credentials/, package.json';
+const eslint = new ESLint({ cwd: root, errorOnUnmatchedPattern: false });
+const results = await eslint.lintFiles([
+	'nodes/**/*.ts',
+	'credentials/**/*.ts',
+	'package.json',
+	'sandbox/**/*.ts',
+	'test/**/*.ts',
+	'scripts/**/*.{ts,mjs}',
+	'bench/**/*.{ts,mjs}',
+]);
 const errors = results.reduce((sum, r) => sum + r.errorCount, 0);
 if (errors) {
 	console.log((await eslint.loadFormatter('stylish')).format(results));
-	report('typescript-eslint on sandbox/, test/, scripts/', { passed: false, message: `${errors} error(s)` });
+	report(ESLINT_LABEL, { passed: false, message: `${errors} error(s)` });
 } else {
-	report('typescript-eslint on sandbox/, test/, scripts/', { passed: true });
+	report(ESLINT_LABEL, { passed: true });
 }
 
 try {
