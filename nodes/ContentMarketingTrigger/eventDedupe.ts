@@ -72,7 +72,7 @@ function memoryFor(scope: string): SeenIds {
  * Drops expired ids, then the oldest beyond the bound. Mutates `seen` in place: a static data
  * object that holds it must keep seeing the same set.
  */
-export function pruneSeen(seen: SeenIds, nowSeconds: number): void {
+function pruneSeen(seen: SeenIds, nowSeconds: number): void {
 	const oldest = nowSeconds - DEDUPE_HORIZON_SECONDS;
 	const kept: Array<[string, number]> = [];
 	for (const id of Object.keys(seen)) {

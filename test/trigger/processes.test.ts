@@ -142,7 +142,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		for (let i = 0; i < batch.length; i += 2) {
 			const [slow, fast] = i % 4 === 0 ? [a, b] : [b, a];
 			const held = heldDelivery(slow, shared.secret, batch[i]);
-			await sleep(50);
+			await sleep(200);
 			expect((await deliver(fast, shared.secret, batch[i + 1])).status).toBe(200);
 			expect(await held.finish()).toBe(200);
 			if (!storedIds(shared).includes(batch[i + 1].id)) overwritten++;
