@@ -158,30 +158,21 @@ try {
 		assert(res.ok, `POST /webhook/${webhookPath}: ${res.status} ${await res.text()}`);
 	};
 
-	await step(`bulk create: ${BULK_LEADS} leads in one execution on a worker`, async () => {
-		const known = new Set((await executions(WORKFLOW_IDS.bulk)).map((e) => e.id));
-		await sandbox.client.control('DELETE', '/_sandbox/requests');
-		await postWebhook('queue-bulk', { run });
-		const done = await waitForRun(WORKFLOW_IDS.bulk, known, 180_000);
-		const requests = await sandbox.client.control('GET', '/_sandbox/requests');
-		const created = requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads' && r.status === 201).length;
-		const posts = requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads').length;
-		assert(created === BULK_LEADS && posts === BULK_LEADS, `${created} leads created in ${posts} requests, expected ${BULK_LEADS}`);
-		const ranOn = workerOf(done.id);
-		assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
-		return { detail: `execution ${done.id} on ${ranOn}: ${created} leads, ${posts} POST /v1/leads` };
-	});
-
 	/**
-	 * `count` lead events through the front; `ignore` makes the sandbox count the first answers as
-	 * lost, so that each event is re-delivered; `between` runs once all first attempts are in.
-	 * Returns the figures per event from the executions stored in PostgreSQL.
+	 * `count` lead events through the front (leads created by `create`, by default one API call
+	 * each); `ignore` makes the sandbox count the first answers as lost, so that each event is
+	 * re-delivered; `between` runs once all first attempts are in. Returns the figures per event
+	 * from the executions stored in PostgreSQL.
 	 */
-	async function leadEvents(label, { count, ignore = false, firstRetryMs = RETRIES[0], between } = {}) {
+	async function leadEvents(label, { count, ignore = false, firstRetryMs = RETRIES[0], between, create } = {}) {
 		await sandbox.client.control('PATCH', '/_sandbox/config', { webhook_retry_delays_ms: [firstRetryMs, ...RETRIES.slice(1)] });
 		await sandbox.client.control('DELETE', '/_sandbox/deliveries');
 		if (ignore) await sandbox.client.control('PUT', '/_sandbox/webhook-faults', { ignore_answers: count });
-		for (let i = 0; i < count; i++) await sandbox.client.api('POST', '/v1/leads', { email: `queue-${label}-${run}-${i}@example.com` });
+		const created = create
+			? await create()
+			: await (async () => {
+					for (let i = 0; i < count; i++) await sandbox.client.api('POST', '/v1/leads', { email: `queue-${label}-${run}-${i}@example.com` });
+				})();
 		const log = () => sandbox.client.control('GET', '/_sandbox/deliveries');
 		if (between) {
 			await waitFor('every first attempt', async () => (await log()).filter((d) => d.attempt === 1).length >= count, { timeoutMs: 30_000 });
@@ -220,10 +211,29 @@ try {
 				.join(', '),
 		};
 		figures.push(result);
-		const text = `${result.events} events, ${result.attempts} attempts, ${result.executions} executions (events x executions: ${result.perEvent}), duplicates ${result.duplicates}, lost ${result.lost}; ${result.workers}`;
+		const text = `${created?.detail ? `${created.detail}; ` : ''}${result.events} events, ${result.attempts} attempts, ${result.executions} executions (events x executions: ${result.perEvent}), duplicates ${result.duplicates}, lost ${result.lost}; ${result.workers}`;
 		assert(result.duplicates === 0 && result.lost === 0 && result.failed === 0, text);
 		return { detail: text, result };
 	}
+
+	await step(`bulk create: ${BULK_LEADS} leads in one execution on a worker, and one trigger execution per lead`, async () => {
+		const known = new Set((await executions(WORKFLOW_IDS.bulk)).map((e) => e.id));
+		return await leadEvents('bulk', {
+			count: BULK_LEADS,
+			create: async () => {
+				await sandbox.client.control('DELETE', '/_sandbox/requests');
+				await postWebhook('queue-bulk', { run });
+				const done = await waitForRun(WORKFLOW_IDS.bulk, known, 180_000);
+				const requests = await sandbox.client.control('GET', '/_sandbox/requests');
+				const leads = requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads' && r.status === 201).length;
+				const posts = requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads').length;
+				assert(leads === BULK_LEADS && posts === BULK_LEADS, `${leads} leads created in ${posts} requests, expected ${BULK_LEADS}`);
+				const ranOn = workerOf(done.id);
+				assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
+				return { detail: `bulk execution ${done.id} on ${ranOn}: ${leads} leads, ${posts} POST /v1/leads` };
+			},
+		});
+	});
 
 	const fresh = await step('50 lead events through both webhook processors: exactly 50 executions', async () => {
 		const outcome = await leadEvents('new', { count: 50 });
