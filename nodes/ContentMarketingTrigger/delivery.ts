@@ -73,8 +73,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (claim.store !== undefined) setSeen(staticData, endpoint.url, claim.store);
 	if (claim.duplicate) return acknowledge(event, 'duplicate');
 
-	// n8n answers at once with `webhookResponse` (the webhook's `responseData` is empty) and then
-	// only queues the execution; nothing here runs after the answer.
+	// n8n starts the execution (in queue mode: enqueues it), saves static data and answers with
+	// `webhookResponse` (the webhook's `responseData` is empty); the workflow runs after the answer,
+	// and nothing of this node does.
 	return {
 		workflowData: [[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],
 		webhookResponse: answer(event, 'new event'),
