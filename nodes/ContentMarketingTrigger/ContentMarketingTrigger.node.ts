@@ -37,6 +37,9 @@ export class ContentMarketingTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Unset, n8n answers an accepted call with the literal text "firstEntryJson"; empty, it
+				// answers with the `webhookResponse` that webhook() returns (webhook-helpers, 2.8.4).
+				responseData: '',
 				path: 'webhook',
 			},
 		],

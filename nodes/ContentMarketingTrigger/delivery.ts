@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { readEndpoints, readSeen, setSeen } from './endpointStore';
+import type { DeliveredEvent } from './event';
 import { leadOf, parseEvent, passesFilters, toOutput } from './event';
 import { claimEvent } from './eventDedupe';
 import { dedupeScope, leadFilters, simplifyOutput, subscribedEvents } from './params';
@@ -14,10 +15,19 @@ function refuse(this: IWebhookFunctions, status: number, error: string): IWebhoo
 	return { noWebhookResponse: true };
 }
 
-/** 200 with a short note; no execution. */
-function acknowledge(reason: string): IWebhookResponseData {
-	const webhookResponse: IDataObject = { received: true, emitted: false, reason };
-	return { webhookResponse };
+type Reason = 'new event' | 'duplicate' | 'filtered out' | 'event type not subscribed' | 'test event';
+
+/**
+ * The 200 body of every verified event, so that the service's log (and whoever reads it) sees what
+ * became of it: `{ received: true, emitted, reason, event_id }`.
+ */
+function answer(event: DeliveredEvent, reason: Reason): IDataObject {
+	return { received: true, emitted: reason === 'new event', reason, event_id: event.id };
+}
+
+/** 200 with the answer; no execution. */
+function acknowledge(event: DeliveredEvent, reason: Exclude<Reason, 'new event'>): IWebhookResponseData {
+	return { webhookResponse: answer(event, reason) };
 }
 
 async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
@@ -31,7 +41,8 @@ async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
 /**
  * One delivery: signature (over the raw bytes, with the secrets this node holds), then payload,
  * event type, filters and de-duplication. Only a new, wanted event starts an execution; n8n
- * answers it at once (`responseMode: 'onReceived'`).
+ * answers it at once (`responseMode: 'onReceived'`). Every verified event gets a 200 within the
+ * service's 5 seconds (contract §10); refusals get 400/401 with `{ error }`.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const nowSeconds = Math.floor(Date.now() / 1000);
@@ -49,15 +60,24 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	const event = parseEvent(rawBody);
 	if (event === undefined) return refuse.call(this, 400, 'invalid_payload');
-	if (event.type === 'webhook.test') return acknowledge('test event');
-	if (!subscribedEvents.call(this).includes(event.type)) return acknowledge('event type not subscribed');
+	if (event.type === 'webhook.test') return acknowledge(event, 'test event');
+	if (!subscribedEvents.call(this).includes(event.type)) return acknowledge(event, 'event type not subscribed');
 	const lead = leadOf(event);
 	if (lead === undefined) return refuse.call(this, 400, 'invalid_payload');
-	if (!passesFilters(lead, leadFilters.call(this))) return acknowledge('filtered out');
+	if (!passesFilters(lead, leadFilters.call(this))) return acknowledge(event, 'filtered out');
 
-	const claim = claimEvent(dedupeScope.call(this, endpoint.id), readSeen(staticData, endpoint.url), event.id);
-	if (claim.duplicate) return acknowledge('duplicate');
-	setSeen(staticData, endpoint.url, claim.persisted);
+	// Also on a duplicate: the set goes back into static data when the stored ids lack some of it
+	// (a save another call overwrote), so that the other processes see it again (eventDedupe).
+	const scope = dedupeScope.call(this, endpoint.id);
+	const claim = claimEvent(scope, readSeen(staticData, endpoint.url, nowSeconds), event.id, nowSeconds);
+	if (claim.store !== undefined) setSeen(staticData, endpoint.url, claim.store);
+	if (claim.duplicate) return acknowledge(event, 'duplicate');
 
-	return { workflowData: [[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]] };
+	// n8n starts the execution (in queue mode: enqueues it), saves static data and answers with
+	// `webhookResponse` (the webhook's `responseData` is empty); the workflow runs after the answer,
+	// and nothing of this node does.
+	return {
+		workflowData: [[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],
+		webhookResponse: answer(event, 'new event'),
+	};
 }

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { SeenIds } from './eventDedupe';
 import { toSeenIds } from './eventDedupe';
 
 /**
  * What the node keeps in its static data, per webhook URL:
- * `{ endpoints: { "<url>": { id, secret, seen: ["evt_...", ...] } } }`.
+ * `{ endpoints: { "<url>": { id, secret, seen: { "evt_...": <unix seconds first seen>, ... } } } }`.
  *
  * Keyed by URL because the test URL and the production URL each get their own endpoint (and
  * secret). n8n gives test webhooks a separate, unsaved static data object, so in n8n one object
@@ -45,18 +46,18 @@ export function getRecord(data: IDataObject, url: string): EndpointRecord | unde
 	return toRecord(url, endpointsOf(data)[url]);
 }
 
-/** Event ids already accepted through this URL's endpoint, oldest first. */
-export function readSeen(data: IDataObject, url: string): string[] {
+/** Event ids already accepted through this URL's endpoint (see eventDedupe). */
+export function readSeen(data: IDataObject, url: string, nowSeconds: number): SeenIds {
 	const value = endpointsOf(data)[url];
-	return isObject(value) ? toSeenIds(value.seen) : [];
+	return toSeenIds(isObject(value) ? value.seen : undefined, nowSeconds);
 }
 
 /** Stores a new endpoint (and forgets the ids seen by any earlier one for this URL). */
 export function setRecord(data: IDataObject, { url, id, secret }: EndpointRecord): void {
-	data.endpoints = { ...endpointsOf(data), [url]: { id, secret, seen: [] } };
+	data.endpoints = { ...endpointsOf(data), [url]: { id, secret, seen: {} } };
 }
 
-export function setSeen(data: IDataObject, url: string, seen: string[]): void {
+export function setSeen(data: IDataObject, url: string, seen: SeenIds): void {
 	const endpoints = endpointsOf(data);
 	const current = endpoints[url];
 	if (!isObject(current)) return;

@@ -7,6 +7,7 @@ export {
 	type Delivery,
 	type DeliveryRequest,
 	type DeliveryResult,
+	type StaticDataStore,
 	type TriggerOptions,
 } from './trigger';
 export { WebhookServer, type WebhookMode } from './webhook-server';

@@ -48,7 +48,17 @@ export interface TriggerOptions {
 	credentials?: Record<string, string>;
 	/** Initial workflow static data (what n8n would have loaded from the database). */
 	staticData?: IDataObject;
+	/**
+	 * The database row the static data lives in, shared with other triggers to play several n8n
+	 * processes of one workflow (queue mode); `staticData` is ignored when given.
+	 */
+	staticDataStore?: StaticDataStore;
 	webhookId?: string;
+}
+
+/** Where a workflow's static data is persisted; each save replaces `data` whole (last write wins). */
+export interface StaticDataStore {
+	data: IDataObject;
 }
 
 export interface DeliveryRequest {
@@ -109,7 +119,7 @@ export class TriggerHarness {
 
 	private readonly json: INode;
 
-	private stored: IDataObject;
+	private readonly store: StaticDataStore;
 
 	private readonly pending = new Map<string, IDeferredPromise<Delivery>>();
 
@@ -135,7 +145,7 @@ export class TriggerHarness {
 			],
 			context.nodeTypes,
 		);
-		this.stored = structuredClone(options.staticData ?? {});
+		this.store = options.staticDataStore ?? { data: structuredClone(options.staticData ?? {}) };
 	}
 
 	/** The node as n8n runs it (parameter defaults applied). */
@@ -145,12 +155,12 @@ export class TriggerHarness {
 
 	/** The persisted workflow static data (a copy). */
 	get staticData(): IDataObject {
-		return structuredClone(this.stored);
+		return structuredClone(this.store.data);
 	}
 
 	/** The persisted static data of this node (`getWorkflowStaticData('node')`). */
 	get nodeStaticData(): IDataObject {
-		const data = this.stored[`node:${this.name}`];
+		const data = this.store.data[`node:${this.name}`];
 		return isDataObject(data) ? structuredClone(data) : {};
 	}
 
@@ -283,7 +293,7 @@ export class TriggerHarness {
 			delivery.response = await runWebhook(this.nodeType(workflow), context);
 			delivery.items = delivery.response.workflowData?.[0] ?? [];
 			this.persist(workflow);
-			respondOnReceived(res, delivery.response, responseCode(webhookData));
+			respondOnReceived(res, delivery.response, responseCode(webhookData), webhookData.webhookDescription.responseData);
 		} catch (error) {
 			delivery.error = error instanceof Error ? error : new Error(String(error));
 			respondWebhookError(res);
@@ -327,7 +337,7 @@ export class TriggerHarness {
 
 	private workflow(): Workflow {
 		return createWorkflow(
-			{ id: DEFAULT_WORKFLOW_ID, nodes: [this.json], connections: {}, staticData: this.stored },
+			{ id: DEFAULT_WORKFLOW_ID, nodes: [this.json], connections: {}, staticData: this.store.data },
 			this.context.nodeTypes,
 		);
 	}
@@ -355,7 +365,7 @@ export class TriggerHarness {
 
 	/** WorkflowStaticDataService.saveStaticData: stores only what a node changed. */
 	private persist(workflow: Workflow): void {
-		if (workflow.staticData.__dataChanged === true) this.stored = persistableStaticData(workflow);
+		if (workflow.staticData.__dataChanged === true) this.store.data = persistableStaticData(workflow);
 	}
 }
 

@@ -92,16 +92,27 @@ export function responseCode(webhookData: IWebhookData): number {
 	return typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 200;
 }
 
-/** executeWebhook's answers in `onReceived` mode (handleImmediateWebhookResponse and after). */
-export function respondOnReceived(res: WebhookResponse, result: IWebhookResponseData, code: number): void {
+/**
+ * executeWebhook's answers in `onReceived` mode (handleImmediateWebhookResponse and after). With an
+ * execution, the webhook's `responseData` comes first and defaults to the text "firstEntryJson"
+ * (webhook-on-received-response-extractor); only an empty one lets `webhookResponse` through.
+ */
+export function respondOnReceived(
+	res: WebhookResponse,
+	result: IWebhookResponseData,
+	code: number,
+	responseData?: string,
+): void {
 	if (result.noWebhookResponse === true || res.headersSent) return;
 	const webhookResponse: unknown = result.webhookResponse;
-	if (webhookResponse !== undefined) {
-		res.status(code).send(webhookResponse);
+	if (result.workflowData === undefined) {
+		res.status(code).send(webhookResponse ?? { message: 'Webhook call received' });
 		return;
 	}
-	const message = result.workflowData === undefined ? 'Webhook call received' : 'Workflow was started';
-	res.status(code).send({ message });
+	const configured = responseData ?? 'firstEntryJson';
+	if (configured === 'noData') res.status(code).send();
+	else if (configured !== '') res.status(code).send(configured);
+	else res.status(code).send(webhookResponse ?? { message: 'Workflow was started' });
 }
 
 /** What n8n answers when `webhook()` throws (webhook-helpers' _privateGetWebhookErrorMessage). */

@@ -277,6 +277,25 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		expect(replay.status).toBe(200);
 		expect(replay.items).toHaveLength(0);
 		expect(reasonOf(replay)).toBe('duplicate');
+		expect(JSON.parse(replay.responseBody)).toEqual({
+			received: true,
+			emitted: false,
+			reason: 'duplicate',
+			event_id: String(original.headers['cm-event-id']),
+		});
+	});
+
+	test('an accepted event is answered with a JSON body naming it (not n8n\'s default text)', async () => {
+		const trigger = await activeTrigger();
+		const body = eventBody('lead.created', leadFixture());
+		const { id } = JSON.parse(body) as { id: string };
+
+		const result = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body)) });
+
+		expect(result.status).toBe(200);
+		expect(result.items).toHaveLength(1);
+		expect(result.responseHeaders['content-type']).toMatch(/^application\/json/);
+		expect(JSON.parse(result.responseBody)).toEqual({ received: true, emitted: true, reason: 'new event', event_id: id });
 	});
 
 	test('a replay is still recognised after a restart, from the ids kept in static data', async () => {
@@ -286,7 +305,7 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const first = await trigger.deliver({ body, headers: signedHeaders(sign(secret, body)) });
 		expect(first.items).toHaveLength(1);
 		const eventId = (JSON.parse(body) as { id: string }).id;
-		expect(recordFor(trigger, trigger.webhookUrl('trigger'))?.seen).toContain(eventId);
+		expect(Object.keys(recordFor(trigger, trigger.webhookUrl('trigger'))?.seen ?? {})).toContain(eventId);
 
 		// A new process would have an empty memory; a new node id gives this instance its own memory scope.
 		const restarted = await harnessFor(sandbox, { serve: true });

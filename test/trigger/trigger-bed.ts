@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Harness, TriggerHarness } from '../harness';
+import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
 import { createHarness } from '../harness';
 import { ACCOUNT_A, useSandbox, type JsonObject, type SandboxClient } from '../support/sandbox-client';
 
@@ -40,15 +40,22 @@ export async function harnessFor(sandbox: SandboxClient, options: { serve?: bool
 export function triggerOf(
 	harness: Harness,
 	parameters: INodeParameters,
-	extra: { staticData?: IDataObject; webhookId?: string } = {},
+	extra: { staticData?: IDataObject; staticDataStore?: StaticDataStore; webhookId?: string } = {},
 ): TriggerHarness {
 	return harness.trigger({ type: harness.typeName(TRIGGER_NAME), parameters, ...extra });
 }
 
+/** The node's record for one URL in its static data: `seen` maps event ids to when first seen. */
+export interface EndpointRecord {
+	id: string;
+	secret: string;
+	seen: Record<string, number>;
+}
+
 /** The node's record for one URL in its static data (what `create` stored). */
-export function recordFor(trigger: TriggerHarness, url: string): { id: string; secret: string; seen: string[] } | undefined {
+export function recordFor(trigger: TriggerHarness, url: string): EndpointRecord | undefined {
 	const endpoints = trigger.nodeStaticData.endpoints as IDataObject | undefined;
-	return endpoints?.[url] as { id: string; secret: string; seen: string[] } | undefined;
+	return endpoints?.[url] as EndpointRecord | undefined;
 }
 
 export const unixNow = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,136 @@
+// PostgreSQL and Redis for the queue-mode check: Debian's packages (installed with apt-get when
+// missing; the check runs as root on the development and CI machines), each started as a child of
+// this script on a free loopback port with its data in a temp folder, and stopped by its PID.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { freePort } from '../n8n.mjs';
+
+const POSTGRES_ROOT = '/usr/lib/postgresql';
+
+function postgresBin() {
+	if (!fs.existsSync(POSTGRES_ROOT)) return undefined;
+	const versions = fs.readdirSync(POSTGRES_ROOT).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+	for (const version of versions) {
+		const bin = path.join(POSTGRES_ROOT, version, 'bin');
+		if (fs.existsSync(path.join(bin, 'postgres')) && fs.existsSync(path.join(bin, 'initdb'))) return { bin, version };
+	}
+	return undefined;
+}
+
+function which(command) {
+	return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim() || undefined;
+}
+
+function run(command, args, options = {}) {
+	const res = spawnSync(command, args, { encoding: 'utf8', ...options });
+	if (res.status !== 0) {
+		throw new Error(`${command} ${args.join(' ')} exited with ${res.status ?? res.signal}\n${(res.stdout ?? '') + (res.stderr ?? '')}`.trim());
+	}
+	return res.stdout;
+}
+
+/** apt-get installs `redis-server` and `postgresql` when either is missing. */
+export function ensurePackages() {
+	const missing = [];
+	if (!which('redis-server')) missing.push('redis-server');
+	if (!postgresBin() || !which('psql')) missing.push('postgresql');
+	if (missing.length === 0) return { installed: [] };
+	if (process.getuid?.() !== 0) {
+		throw new Error(`missing ${missing.join(' and ')}; install them (apt-get install ${missing.join(' ')}) or run as root`);
+	}
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	run('apt-get', ['update', '-qq'], { env });
+	run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+	return { installed: missing };
+}
+
+/** Ends a child we started, by its PID: SIGTERM, then SIGKILL after graceMs. */
+async function stopChild(child, exited, graceMs = 10_000) {
+	if (child.exitCode === null && child.signalCode === null) {
+		child.kill('SIGTERM');
+		let timer;
+		const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
+		if ((await Promise.race([exited, timeout])) === 'timeout') child.kill('SIGKILL');
+		clearTimeout(timer);
+	}
+	await exited;
+}
+
+/** Spawns a server and resolves once its output shows `readyPattern`. */
+async function startServer(command, args, { readyPattern, options = {}, timeoutMs = 30_000 }) {
+	const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+	let output = '';
+	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	// The backstop if this script dies without its cleanup.
+	const killOnExit = () => child.kill('SIGKILL');
+	process.on('exit', killOnExit);
+	exited.then(() => process.off('exit', killOnExit));
+	await new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`${command} did not start within ${timeoutMs / 1000} s\n${output}`)), timeoutMs);
+		const onData = (data) => {
+			output += data;
+			if (readyPattern.test(output)) {
+				clearTimeout(timer);
+				resolve();
+			}
+		};
+		child.stdout.on('data', onData);
+		child.stderr.on('data', onData);
+		exited.then(({ code, signal }) => {
+			clearTimeout(timer);
+			reject(new Error(`${command} exited (${signal ?? code}) while starting\n${output}`));
+		});
+	});
+	return { pid: child.pid, stop: () => stopChild(child, exited), output: () => output };
+}
+
+/** PostgreSQL with trust auth on 127.0.0.1:<free port>, data in `dir`, database `n8n`. */
+export async function startPostgres(dir) {
+	const found = postgresBin();
+	if (!found) throw new Error('PostgreSQL is not installed');
+	const port = await freePort();
+	const dataDir = path.join(dir, 'pgdata');
+	const socketDir = path.join(dir, 'pgsocket');
+	fs.mkdirSync(socketDir, { recursive: true });
+	// PostgreSQL refuses to run as root: as root, run it as the package's `postgres` user.
+	const asUser = {};
+	if (process.getuid?.() === 0) {
+		asUser.uid = Number(run('id', ['-u', 'postgres']).trim());
+		asUser.gid = Number(run('id', ['-g', 'postgres']).trim());
+		fs.chownSync(dir, asUser.uid, asUser.gid);
+		fs.chownSync(socketDir, asUser.uid, asUser.gid);
+	}
+	run(path.join(found.bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync'], { ...asUser, cwd: dir });
+	const server = await startServer(
+		path.join(found.bin, 'postgres'),
+		['-D', dataDir, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+		{ readyPattern: /ready to accept connections/, options: { ...asUser, cwd: dir } },
+	);
+	const psql = (sql, database = 'n8n') =>
+		run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql]);
+	psql('CREATE DATABASE n8n', 'postgres');
+	return {
+		...server,
+		port,
+		version: found.version,
+		/** Rows of `sql` as objects (one json_agg round trip). */
+		query(sql) {
+			const text = psql(`SELECT coalesce(json_agg(t), '[]') FROM (${sql}) t`).trim();
+			return JSON.parse(text);
+		},
+	};
+}
+
+/** Redis on 127.0.0.1:<free port>, no persistence, working folder `dir`. */
+export async function startRedis(dir) {
+	const port = await freePort();
+	const server = await startServer(
+		'redis-server',
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+		{ readyPattern: /Ready to accept connections/, options: { cwd: dir } },
+	);
+	const version = run('redis-server', ['--version']).match(/v=(\S+)/)?.[1] ?? '?';
+	return { ...server, port, version };
+}

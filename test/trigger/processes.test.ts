@@ -1,0 +1,169 @@
+import { request } from 'node:http';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
+import {
+	FAST_RETRIES,
+	useTriggerSandbox,
+	eventBody,
+	harnessFor,
+	leadFixture,
+	recordFor,
+	sign,
+	signedHeaders,
+	sleep,
+	triggerOf,
+} from './trigger-bed';
+
+/**
+ * Several n8n processes (queue mode's webhook processors, or one process before and after a
+ * restart) on one database row of static data. The harness plays n8n's semantics: each call loads
+ * the row afresh and, after `webhook()`, saves the whole object back (last write wins). Each
+ * process is a harness of its own, so its trigger has its own node id and thus its own in-memory
+ * ids, as a separate process would.
+ */
+const sandbox = useTriggerSandbox(FAST_RETRIES);
+const PARAMETERS = { events: ['lead.created'] };
+const opened: Harness[] = [];
+
+afterEach(async () => {
+	await sandbox.control.post('/_sandbox/reset');
+	for (const harness of opened.splice(0)) await harness.close();
+});
+
+interface Cluster {
+	store: StaticDataStore;
+	secret: string;
+	/** The production URL the endpoint was registered for (the record's key in static data). */
+	url: string;
+	/** Starts one more process on the same row (a webhook processor, or a restart). */
+	start(): Promise<TriggerHarness>;
+}
+
+async function cluster(): Promise<Cluster> {
+	const store: StaticDataStore = { data: {} };
+	const main = await harnessFor(sandbox, { serve: true });
+	opened.push(main);
+	const activator = triggerOf(main, PARAMETERS, { staticDataStore: store });
+	await activator.activate('trigger');
+	const url = activator.webhookUrl('trigger');
+	const secret = recordFor(activator, url)?.secret;
+	if (secret === undefined) throw new Error('activation stored no endpoint');
+	const webhookId = activator.node.webhookId ?? '';
+	return {
+		store,
+		secret,
+		url,
+		async start() {
+			const harness = await harnessFor(sandbox, { serve: true });
+			opened.push(harness);
+			return harness.trigger({
+				type: harness.typeName('contentMarketingTrigger'),
+				parameters: PARAMETERS,
+				webhookId,
+				staticDataStore: store,
+			});
+		},
+	};
+}
+
+interface SignedEvent {
+	id: string;
+	body: string;
+}
+
+function events(count: number): SignedEvent[] {
+	return Array.from({ length: count }, () => {
+		const body = eventBody('lead.created', leadFixture());
+		return { id: (JSON.parse(body) as { id: string }).id, body };
+	});
+}
+
+async function deliver(trigger: TriggerHarness, secret: string, event: SignedEvent) {
+	return await trigger.deliver({ body: event.body, headers: signedHeaders(sign(secret, event.body)) });
+}
+
+/**
+ * A delivery whose request reaches the process (which loads the static data then) but whose body
+ * is held back until `finish()`: its save comes after whatever other calls save meanwhile.
+ */
+function heldDelivery(trigger: TriggerHarness, secret: string, event: SignedEvent): { finish(): Promise<number> } {
+	const headers = { ...signedHeaders(sign(secret, event.body)), 'content-length': String(Buffer.byteLength(event.body)) };
+	const req = request(trigger.webhookUrl('trigger'), { method: 'POST', headers });
+	const answer = new Promise<number>((resolve, reject) => {
+		req.on('response', (res) => {
+			res.resume();
+			res.on('end', () => resolve(res.statusCode ?? 0));
+		});
+		req.on('error', reject);
+	});
+	req.write(event.body.slice(0, 10));
+	return {
+		async finish() {
+			req.end(event.body.slice(10));
+			return await answer;
+		},
+	};
+}
+
+/** The ids in the database row now. */
+function storedIds(cluster: Cluster): string[] {
+	const node = cluster.store.data['node:Trigger'] as { endpoints?: Record<string, { seen?: IDataObject }> };
+	return Object.keys(node.endpoints?.[cluster.url]?.seen ?? {});
+}
+const executions = (trigger: TriggerHarness) => trigger.deliveries.filter((delivery) => delivery.items.length > 0).length;
+const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseBody) as IDataObject;
+
+describe('Content Marketing Trigger: one event, one execution across processes and restarts', () => {
+	test('20 concurrent deliveries, then a restart: every re-delivery is answered "duplicate"', async () => {
+		const shared = await cluster();
+		const before = await shared.start();
+		const batch = events(20);
+
+		const first = await Promise.all(batch.map(async (event) => await deliver(before, shared.secret, event)));
+		expect(first.map((result) => result.status)).toEqual(batch.map(() => 200));
+		expect(executions(before)).toBe(20);
+		expect(storedIds(shared).sort()).toEqual(batch.map((event) => event.id).sort());
+
+		const after = await shared.start();
+		const again = await Promise.all(batch.map(async (event) => await deliver(after, shared.secret, event)));
+		expect(executions(after)).toBe(0);
+		expect(again.map((result) => bodyOf(result).reason)).toEqual(batch.map(() => 'duplicate'));
+	});
+
+	test('two processes whose saves overwrite each other: re-deliveries on the other process and after a restart run nothing', async () => {
+		const shared = await cluster();
+		const [a, b] = [await shared.start(), await shared.start()];
+		const batch = events(12);
+
+		// Pairs of overlapping calls: the held one loaded the row before the other saved, and saves
+		// last (last write wins), as two webhook processors answering at the same moment.
+		let overwritten = 0;
+		for (let i = 0; i < batch.length; i += 2) {
+			const [slow, fast] = i % 4 === 0 ? [a, b] : [b, a];
+			const held = heldDelivery(slow, shared.secret, batch[i]);
+			await sleep(200);
+			expect((await deliver(fast, shared.secret, batch[i + 1])).status).toBe(200);
+			expect(await held.finish()).toBe(200);
+			if (!storedIds(shared).includes(batch[i + 1].id)) overwritten++;
+		}
+		expect(executions(a) + executions(b)).toBe(12);
+		// The row lost ids on the way (the situation to survive), but never more than the last pair's.
+		expect(overwritten).toBe(6);
+		expect(batch.length - storedIds(shared).length).toBeLessThanOrEqual(1);
+
+		// The service retries each event (10 s later per contract §10) through the other process.
+		const ranBefore = executions(a) + executions(b);
+		for (const [index, event] of batch.entries()) {
+			const ownerIsA = index % 4 === 0 || index % 4 === 3;
+			await deliver(ownerIsA ? b : a, shared.secret, event);
+		}
+		expect(executions(a) + executions(b) - ranBefore).toBe(0);
+		expect(storedIds(shared).sort()).toEqual(batch.map((event) => event.id).sort());
+
+		// Both processes restart (memory gone): the row alone catches every re-delivery.
+		const restarted = await shared.start();
+		for (const event of batch) await deliver(restarted, shared.secret, event);
+		expect(executions(restarted)).toBe(0);
+	});
+});
