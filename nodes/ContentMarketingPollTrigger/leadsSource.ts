@@ -67,15 +67,24 @@ export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCur
 	return { created: created ?? START, updatedAt: updatedAt ?? START.at, statuses: remember({}, seen) };
 }
 
-/** Leads created after the position, oldest first, and the position after them. */
-async function createdAfter(this: IPollFunctions, position: Position): Promise<{ events: LeadEvent[]; next: Position }> {
+/**
+ * Leads created after the position and not after `until`, oldest first, and the position after them.
+ * Later ones are left for the next poll (they sort after everything this poll emits).
+ */
+async function createdAfter(
+	this: IPollFunctions,
+	position: Position,
+	until: number,
+): Promise<{ events: LeadEvent[]; next: Position }> {
 	const node = this.getNode();
 	const boundary = Date.parse(position.at);
 	const newestFirstEvents: LeadEvent[] = [];
 	await scanList.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
 		const time = timeOf(node, lead.created_at, 'created_at');
 		if (time < boundary) return 'stop';
-		if (isNew(position, time, leadId(lead))) newestFirstEvents.push(synthesizedEvent(node, lead, 'lead.created'));
+		if (time <= until && isNew(position, time, leadId(lead))) {
+			newestFirstEvents.push(synthesizedEvent(node, lead, 'lead.created'));
+		}
 		return 'continue';
 	});
 	const events = newestFirstEvents.reverse();
@@ -116,16 +125,30 @@ async function statusChangesSince(
 	return { events, updatedAt, statuses: remember(cursor.statuses, seen) };
 }
 
-/** Every lead event the leads list shows since the cursor, in time order (a creation before a change). */
+/**
+ * Every lead event the leads list shows since the cursor, in time order (a creation before a change).
+ * Status changes are read first: their newest `updated_at` bounds the creations taken (every lead's
+ * `updated_at` is at least its `created_at`), so nothing emitted later can be older than what this poll
+ * emits. A lead emitted as created and not seen by the status scan is remembered with the initial status,
+ * so that its first change is seen.
+ */
 export async function leadEventsSince(
 	this: IPollFunctions,
 	cursor: LeadsCursor,
 ): Promise<{ events: LeadEvent[]; next: LeadsCursor }> {
-	const created = await createdAfter.call(this, cursor.created);
 	const changes = await statusChangesSince.call(this, cursor);
+	const created = await createdAfter.call(this, cursor.created, Date.parse(changes.updatedAt));
+	const unseen = created.events
+		.map((event) => leadId(event.data.lead as IDataObject))
+		.filter((id) => changes.statuses[id] === undefined)
+		.map((id): [string, string] => [id, INITIAL_STATUS])
+		.reverse();
 	const rank = (event: LeadEvent) => (event.type === 'lead.created' ? 0 : 1);
 	const events = [...created.events, ...changes.events].sort((a, b) => a.time - b.time || rank(a) - rank(b));
-	return { events, next: { created: created.next, updatedAt: changes.updatedAt, statuses: changes.statuses } };
+	return {
+		events,
+		next: { created: created.next, updatedAt: changes.updatedAt, statuses: remember(changes.statuses, unseen) },
+	};
 }
 
 /** Manual mode: the most recently created (or, for status changes only, updated) lead that `wanted` accepts. */
