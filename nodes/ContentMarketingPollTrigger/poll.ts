@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { asNodeError } from '../ContentMarketing/helpers/items';
 import { currentEventsPosition, eventsAfter, latestEvent } from './eventsSource';
 import type { LeadEvent } from './leadEvent';
 import { toItem } from './leadEvent';
@@ -20,7 +21,7 @@ async function initialState(this: IPollFunctions): Promise<PollState> {
 	try {
 		return { source: 'events', events: await currentEventsPosition.call(this) };
 	} catch (error) {
-		if (!isMissingEndpoint(error)) throw error;
+		if (!isMissingEndpoint(error)) throw asNodeError(this.getNode(), error);
 	}
 	return { source: 'leads', ...(await currentLeadsCursor.call(this)) };
 }
@@ -48,7 +49,7 @@ async function testEvent(this: IPollFunctions, types: string[]): Promise<INodeEx
 	try {
 		event = await latestEvent.call(this, types, wanted);
 	} catch (error) {
-		if (!isMissingEndpoint(error)) throw error;
+		if (!isMissingEndpoint(error)) throw asNodeError(node, error);
 		event = await latestLeadEvent.call(this, types, wanted);
 	}
 	const item = event && toItem(node, event, filters, simplify);

@@ -138,9 +138,9 @@ export async function recordedEvents(sandbox: SandboxClient, source: Source): Pr
 	const events: IDataObject[] = [];
 	let cursor: string | null = null;
 	do {
-		const query = `limit=100&order=asc${cursor === null ? '' : `&cursor=${cursor}`}`;
+		const query: string = `limit=100&order=asc${cursor === null ? '' : `&cursor=${cursor}`}`;
 		await useSource(sandbox, 'events');
-		const answer = await sandbox.api<{ data: IDataObject[]; next_cursor: string | null }>('GET', `/v1/events?${query}`);
+		const answer: { body: { data: IDataObject[]; next_cursor: string | null } } = await sandbox.api<{ data: IDataObject[]; next_cursor: string | null }>('GET', `/v1/events?${query}`);
 		events.push(...answer.body.data);
 		cursor = answer.body.next_cursor;
 	} while (cursor !== null);
