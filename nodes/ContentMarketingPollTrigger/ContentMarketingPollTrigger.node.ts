@@ -27,8 +27,9 @@ export class ContentMarketingPollTrigger implements INodeType {
 				required: true,
 			},
 		],
-		// The webhook trigger's fields, so that a workflow can switch triggers without other changes.
-		properties: triggerProperties,
+		// The webhook trigger's fields, so that a workflow can switch triggers without other changes. A copy:
+		// n8n's loader prepends Poll Times to a polling node's array, which must not reach the other node.
+		properties: [...triggerProperties],
 	};
 
 	methods = {

@@ -133,6 +133,13 @@ export async function createLeads(sandbox: SandboxClient, count: number, paralle
 	return leads;
 }
 
+/** Sets the status of every lead, `parallel` requests at a time. */
+export async function setStatuses(sandbox: SandboxClient, leads: IDataObject[], status: string, parallel = 10): Promise<void> {
+	for (let start = 0; start < leads.length; start += parallel) {
+		await Promise.all(leads.slice(start, start + parallel).map(async (lead) => await sandbox.setStatus(String(lead.id), status)));
+	}
+}
+
 /** What the service itself recorded, oldest first, as `describeItems` writes it (the source is kept). */
 export async function recordedEvents(sandbox: SandboxClient, source: Source): Promise<string[]> {
 	const events: IDataObject[] = [];
