@@ -1,7 +1,7 @@
 // The first poll after activation records where "now" is; the next polls emit what came after, once.
 import { describeItems, pollSetup, poller, recordedEvents, SOURCES, useSource } from './support';
 
-const { sandbox, harness } = pollSetup();
+const { sandbox, proxy, harness } = pollSetup();
 
 describe.each(SOURCES)('source: %s', (source) => {
 	beforeEach(async () => {
@@ -15,7 +15,12 @@ describe.each(SOURCES)('source: %s', (source) => {
 
 		expect(await trigger.activate()).toEqual({});
 		expect(trigger.nodeStaticData.cursor).toMatchObject({ source });
+		proxy().reset();
 		expect(await trigger.poll()).toEqual({});
+		// what the README's table counts per idle poll
+		expect(proxy().paths.map((path) => path.split('?')[0])).toEqual(
+			source === 'events' ? ['/v1/events'] : ['/v1/leads', '/v1/leads'],
+		);
 
 		const fresh = await sandbox.createLead();
 		await sandbox.setStatus(String(old.id), 'qualified');
