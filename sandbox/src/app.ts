@@ -8,6 +8,7 @@ import { registerControl } from './control';
 import { installHttp } from './http';
 import { randomId } from './ids';
 import { registerCrmRoutes } from './routes/crm';
+import { registerEventRoutes } from './routes/events';
 import { registerLeadRoutes } from './routes/leads';
 import { registerPublicLink } from './routes/public-link';
 import { registerResourceRoutes } from './routes/resources';
@@ -50,6 +51,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 	registerCrmRoutes(app, sandbox);
 	registerResourceRoutes(app, sandbox);
 	registerWebhookRoutes(app, sandbox);
+	registerEventRoutes(app, sandbox);
 	registerUserAndCtaRoutes(app, sandbox);
 	registerPublicLink(app, sandbox);
 	registerSampleFiles(app);

@@ -6,6 +6,8 @@ export interface SandboxConfig {
 	allow_http_webhooks: boolean;
 	webhook_retry_delays_ms: number[];
 	webhook_timeout_ms: number;
+	/** `GET /v1/events` is served (contract §14); false answers it like an unknown path, as a service without it. */
+	events_endpoint: boolean;
 }
 
 export const DEFAULT_CONFIG: SandboxConfig = {
@@ -13,6 +15,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	allow_http_webhooks: true,
 	webhook_retry_delays_ms: [10_000, 60_000, 600_000, 3_600_000, 21_600_000],
 	webhook_timeout_ms: 5_000,
+	events_endpoint: true,
 };
 
 export const configPatchSchema = z
@@ -27,6 +30,7 @@ export const configPatchSchema = z
 		allow_http_webhooks: z.boolean(),
 		webhook_retry_delays_ms: z.array(z.number().int().min(0).max(86_400_000)).max(20),
 		webhook_timeout_ms: z.number().int().min(1).max(120_000),
+		events_endpoint: z.boolean(),
 	})
 	.strict()
 	.partial();

@@ -11,6 +11,7 @@ import type {
 	User,
 	WebhookEndpoint,
 } from './model';
+import type { WebhookEvent } from './webhooks/delivery';
 
 /** The in-memory state of the simulated service. Maps keep insertion order. */
 export class Store {
@@ -24,6 +25,8 @@ export class Store {
 	readonly crmRecords = new Map<string, string>();
 	readonly crmPushes: CrmPush[] = [];
 	readonly deliveries: DeliveryLogEntry[] = [];
+	/** Every lead event recorded, oldest first (contract §14); pruned to the retention on read. */
+	readonly events: WebhookEvent[] = [];
 	readonly requests: RequestLogEntry[] = [];
 
 	constructor(private readonly initialPlan: Plan) {
@@ -37,6 +40,7 @@ export class Store {
 		}
 		this.crmPushes.length = 0;
 		this.deliveries.length = 0;
+		this.events.length = 0;
 		this.requests.length = 0;
 		for (const account of fixedAccounts(this.initialPlan)) this.accounts.set(account.id, account);
 		for (const user of FIXED_USERS) this.users.set(user.id, { ...user });

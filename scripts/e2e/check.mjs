@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { checkBulkImport, checkDigest, checkTour, checkUploadPdf } from './check-manual-examples.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
+import { checkPollTrigger } from './check-poll-trigger.mjs';
 import { checkCompanyLead, checkEndpoint, checkFilteredLead, checkTestWebhook, publishTrigger, startServer } from './check-trigger.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { createProgress } from './progress.mjs';
@@ -31,6 +32,7 @@ try {
 	await step('company lead -> 1 execution, CRM sync, sales e-mail', () => checkCompanyLead(stack, endpoint));
 	await step('lead without company -> 1 execution, stopped by the filter', () => checkFilteredLead(stack, endpoint));
 	await step('test webhook: listen, 1 manual execution, test endpoint deleted', () => checkTestWebhook(stack, n8n, endpoint));
+	await checkPollTrigger(stack, step, n8n);
 } catch (error) {
 	failure = error;
 } finally {

@@ -30,6 +30,8 @@ import { runNode } from './run-node';
 import type { RunResult } from './run-result';
 import type { RunOptions } from './run-workflow';
 import { runWorkflow } from './run-workflow';
+import type { PollOptions } from './poll';
+import { PollHarness } from './poll';
 import type { TriggerOptions } from './trigger';
 import { TriggerHarness } from './trigger';
 import type { WebhookRequest, WebhookResponse } from './webhook-http';
@@ -125,6 +127,11 @@ export class Harness {
 	/** Runs one node fed by a start node emitting `options.input`. */
 	async runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		return await runNode(this.context, options);
+	}
+
+	/** A polling trigger node of an active workflow, polled the way n8n polls it. */
+	poller(options: PollOptions): PollHarness {
+		return new PollHarness(this.context, options);
 	}
 
 	/** A trigger node ready for its webhook lifecycle (checkExists/create/delete) and deliveries. */

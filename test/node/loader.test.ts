@@ -39,17 +39,18 @@ test('every file package.json lists exists', () => {
 	}
 });
 
-test('both nodes and the credential load under the package name', () => {
+test('the nodes and the credential load under the package name', () => {
 	expect(loader.packageName).toBe(PACKAGE);
-	expect(Object.keys(loader.nodeTypes).sort()).toEqual(['contentMarketing', 'contentMarketingTrigger']);
+	expect(Object.keys(loader.nodeTypes).sort()).toEqual(['contentMarketing', 'contentMarketingPollTrigger', 'contentMarketingTrigger']);
 	expect(Object.keys(loader.credentialTypes)).toEqual(['contentMarketingApi']);
 	expect(loader.known.credentials.contentMarketingApi.supportedNodes?.sort()).toEqual([
 		'contentMarketing',
+		'contentMarketingPollTrigger',
 		'contentMarketingTrigger',
 	]);
 });
 
-test.each(['contentMarketing', 'contentMarketingTrigger'])('%s: icons, codex and parameters resolve', (name) => {
+test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollTrigger'])('%s: icons, codex and parameters resolve', (name) => {
 	const description = loader.nodeTypes[name].type.description as INodeTypeDescription;
 	expectThemedIcons(description.iconUrl);
 	expect(description.codex?.categories?.length).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
@@ -22,7 +23,12 @@ export const MAX_PAGE_SIZE = 100;
 /** A request that has not answered after this long fails (and is retried when replayable). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 export interface ApiRequestOptions {
 	/** JSON body, or a FormData for multipart uploads (never retried after a 5xx or a broken connection). */

@@ -44,13 +44,17 @@ export class WebhookDispatcher {
 
 	constructor(private readonly deps: DispatcherDeps) {}
 
-	/** Queues the event for every active endpoint of the account that subscribes to its type. */
+	/**
+	 * Records the event in the events list (contract §14: one event model for deliveries and the list) and
+	 * queues it for every active endpoint of the account that subscribes to its type.
+	 */
 	emit(accountId: string, type: WebhookEventType, data: Record<string, unknown>): void {
+		const event = this.event(accountId, type, data);
+		this.deps.store.events.push(event);
 		const endpoints = [...this.deps.store.webhooks.values()].filter(
 			(e) => e.account_id === accountId && e.active && e.events.includes(type),
 		);
 		if (endpoints.length === 0) return;
-		const event = this.event(accountId, type, data);
 		const body = JSON.stringify(event);
 		for (const endpoint of endpoints) this.schedule(endpoint.id, event, body, 1, 0);
 	}

@@ -1,0 +1,42 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchResources } from '../ContentMarketing/methods/listSearch';
+import { triggerProperties } from '../ContentMarketingTrigger/description';
+import { pollLeadEvents } from './poll';
+
+export class ContentMarketingPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Content Marketing Poll Trigger',
+		name: 'contentMarketingPollTrigger',
+		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description:
+			'Starts the workflow when leads are created or change status, by asking Content Marketing at set times (no public URL needed)',
+		defaults: {
+			name: 'Content Marketing Poll Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'contentMarketingApi',
+				required: true,
+			},
+		],
+		// The webhook trigger's fields, so that a workflow can switch triggers without other changes. A copy:
+		// n8n's loader prepends Poll Times to a polling node's array, which must not reach the other node.
+		properties: [...triggerProperties],
+	};
+
+	methods = {
+		listSearch: { searchResources },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollLeadEvents.call(this);
+	}
+}

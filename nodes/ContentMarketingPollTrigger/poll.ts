@@ -1,0 +1,86 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { asNodeError } from '../ContentMarketing/helpers/items';
+import { currentEventsPosition, eventsAfter, latestEvent } from './eventsSource';
+import type { LeadEvent } from './leadEvent';
+import { toItem } from './leadEvent';
+import { currentLeadsCursor, latestLeadEvent, leadEventsSince } from './leadsSource';
+import { pollEventTypes, pollLeadFilters, pollSimplify } from './params';
+import type { PollState } from './state';
+import { readState, writeState } from './state';
+
+/** A service without the events list answers 404 there (contract §14); then the leads list is used. */
+function isMissingEndpoint(error: unknown): boolean {
+	if (typeof error !== 'object' || error === null) return false;
+	const { httpCode } = error as IDataObject;
+	return String(httpCode) === '404';
+}
+
+/** First poll of an activation: only where "now" is, in whichever source the service has. */
+async function initialState(this: IPollFunctions): Promise<PollState> {
+	try {
+		return { source: 'events', events: await currentEventsPosition.call(this) };
+	} catch (error) {
+		if (!isMissingEndpoint(error)) throw asNodeError(this.getNode(), error);
+	}
+	return { source: 'leads', ...(await currentLeadsCursor.call(this)) };
+}
+
+async function newEvents(
+	this: IPollFunctions,
+	state: PollState,
+	types: string[],
+): Promise<{ events: LeadEvent[]; next: PollState }> {
+	if (state.source === 'events') {
+		const { events, next } = await eventsAfter.call(this, state.events, types);
+		return { events, next: { source: 'events', events: next } };
+	}
+	const { events, next } = await leadEventsSince.call(this, state);
+	return { events, next: { source: 'leads', ...next } };
+}
+
+/** Manual mode (Fetch Test Event): the most recent matching event; the saved state is neither read nor moved. */
+async function testEvent(this: IPollFunctions, types: string[]): Promise<INodeExecutionData[][] | null> {
+	const node = this.getNode();
+	const filters = pollLeadFilters.call(this);
+	const simplify = pollSimplify.call(this);
+	const wanted = (event: LeadEvent) => types.includes(event.type) && toItem(node, event, filters, simplify) !== undefined;
+	let event: LeadEvent | undefined;
+	try {
+		event = await latestEvent.call(this, types, wanted);
+	} catch (error) {
+		if (!isMissingEndpoint(error)) throw asNodeError(node, error);
+		event = await latestLeadEvent.call(this, types, wanted);
+	}
+	const item = event && toItem(node, event, filters, simplify);
+	return item ? [[item]] : null;
+}
+
+/**
+ * One poll. Every request is made before anything is written: a poll that fails part-way (the transport
+ * has already retried 429s, 5xx and dropped connections) throws, emits nothing and leaves the saved
+ * state as it was, so the next poll reads the same events again (contract §14, "Polling").
+ */
+export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const types = pollEventTypes.call(this);
+	if (this.getMode() === 'manual') return await testEvent.call(this, types);
+
+	const data: IDataObject = this.getWorkflowStaticData('node');
+	const state = readState(data);
+	if (state === undefined) {
+		// n8n saves static data after an activation's first poll, so "now" survives a restart.
+		writeState(data, await initialState.call(this));
+		return null;
+	}
+
+	const { events, next } = await newEvents.call(this, state, types);
+	const node = this.getNode();
+	const filters = pollLeadFilters.call(this);
+	const simplify = pollSimplify.call(this);
+	const items = events
+		.filter((event) => types.includes(event.type))
+		.map((event) => toItem(node, event, filters, simplify))
+		.filter((item): item is INodeExecutionData => item !== undefined);
+	writeState(data, next);
+	return items.length > 0 ? [items] : null;
+}

@@ -1,0 +1,46 @@
+// Ties (many events in one second) and events created while a poll pages: neither missed nor repeated.
+import { createLeads, describeItems, flat, pollSetup, poller, recordedEvents, SOURCES, useSource } from './poll-bed';
+
+const { sandbox, proxy, harness } = pollSetup();
+
+describe.each(SOURCES)('source: %s', (source) => {
+	beforeEach(async () => {
+		await useSource(sandbox, source);
+	});
+
+	test('events sharing seconds, and events created between the pages of a poll, are emitted exactly once and in order', async () => {
+		const trigger = poller(harness());
+		await trigger.activate();
+		const leads = await createLeads(sandbox, 250);
+		const seconds = new Set(leads.map((lead) => lead.created_at));
+		expect(seconds.size).toBeLessThan(leads.length);
+
+		// While the poll reads its second page, 30 more leads are created and 20 change status.
+		let created = false;
+		proxy().hook = async (path) => {
+			if (!created && path.includes('cursor=')) {
+				created = true;
+				await createLeads(sandbox, 30);
+				for (const lead of leads.slice(0, 20)) await sandbox.setLeadStatus(String(lead.id), 'contacted');
+			}
+			return 'forward';
+		};
+		const emitted = describeItems(flat(await trigger.pollUntilQuiet()));
+		expect(created).toBe(true);
+
+		expect(emitted).toEqual(await recordedEvents(sandbox, source));
+		expect(new Set(emitted).size).toBe(emitted.length);
+		expect(emitted).toHaveLength(250 + 30 + 20);
+	});
+
+	test('a poll in the same second as the last one takes the rest of that second, not what it already emitted', async () => {
+		const trigger = poller(harness());
+		await trigger.activate();
+		const first = await createLeads(sandbox, 3, 1);
+		const firstPoll = describeItems((await trigger.poll()).items ?? []);
+		const second = await createLeads(sandbox, 3, 1);
+		const secondPoll = describeItems((await trigger.poll()).items ?? []);
+		expect(firstPoll).toEqual(first.map((lead) => `lead.created ${String(lead.id)}`));
+		expect(secondPoll).toEqual(second.map((lead) => `lead.created ${String(lead.id)}`));
+	});
+});
