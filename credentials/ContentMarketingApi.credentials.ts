@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -43,43 +42,5 @@ export class ContentMarketingApi implements ICredentialType {
 				Authorization: '=Bearer {{$credentials.apiKey}}',
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") }}',
-			url: '/v1/leads',
-			qs: { limit: 1 },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The API key was refused (HTTP 401): check the API key. The Base URL answered, so it is right.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The API key is valid but may not read this account (HTTP 403): use a key with access to the account.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: 'No Content Marketing API at this Base URL (HTTP 404): check the Base URL (without /v1).',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 405,
-					message: 'No Content Marketing API at this Base URL (HTTP 405): check the Base URL (without /v1).',
-				},
-			},
-		],
 	};
 }

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { credentialTest } from '../ContentMarketing/methods';
 import { searchResources } from '../ContentMarketing/methods/listSearch';
 import { receiveDelivery } from './delivery';
 import { triggerProperties } from './description';
@@ -20,7 +21,9 @@ export class ContentMarketingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when leads are created or change status in Content Marketing',
+		// n8n's node panel shows this sentence for the action node and the trigger together.
+		description:
+			'Manage leads, content resources, analytics and webhooks, and start workflows when leads are created or change status',
 		defaults: {
 			name: 'Content Marketing Trigger',
 		},
@@ -30,6 +33,7 @@ export class ContentMarketingTrigger implements INodeType {
 			{
 				name: 'contentMarketingApi',
 				required: true,
+				testedBy: 'contentMarketingApiTest',
 			},
 		],
 		webhooks: [
@@ -45,6 +49,7 @@ export class ContentMarketingTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchResources },
+		credentialTest,
 	};
 
 	webhookMethods = {
