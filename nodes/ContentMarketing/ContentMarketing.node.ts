@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
 import { properties } from './actions/versionDescription';
-import { credentialTest, listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 
 export class ContentMarketing implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,13 +20,11 @@ export class ContentMarketing implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// Tested by the node, not by the credential's own test request: n8n 2.8.4 shows only its generic
-		// message for a failed test request, while the method says which of key and URL is wrong.
-		credentials: [{ name: 'contentMarketingApi', required: true, testedBy: 'contentMarketingApiTest' }],
+		credentials: [{ name: 'contentMarketingApi', required: true }],
 		properties,
 	};
 
-	methods = { listSearch, loadOptions, credentialTest };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

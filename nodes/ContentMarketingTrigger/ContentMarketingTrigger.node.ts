@@ -7,7 +7,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../ContentMarketing/methods';
 import { searchResources } from '../ContentMarketing/methods/listSearch';
 import { receiveDelivery } from './delivery';
 import { triggerProperties } from './description';
@@ -33,7 +32,6 @@ export class ContentMarketingTrigger implements INodeType {
 			{
 				name: 'contentMarketingApi',
 				required: true,
-				testedBy: 'contentMarketingApiTest',
 			},
 		],
 		webhooks: [
@@ -49,7 +47,6 @@ export class ContentMarketingTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchResources },
-		credentialTest,
 	};
 
 	webhookMethods = {

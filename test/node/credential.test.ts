@@ -1,37 +1,62 @@
-// The credential's Test as n8n's credential tester runs it (packages/cli credentials-tester.service.ts):
-// the credential type has no test request of its own, so the tester takes the `testedBy` method of a node
-// that uses the credential and calls it with n8n-core's CredentialTestContext.
+// The credential's test request, run the way n8n's credential tester runs it: as the routing request of a
+// throw-away declarative node with the credential attached (packages/cli credentials-tester.service.ts).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CredentialTestContext } from 'n8n-core';
-import type { ICredentialTestFunctions, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
+import type { ICredentialTestRequest, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL, NodeTestBed } from './contentMarketingRun';
 
+const TESTER_NODE = 'n8n-nodes-harness.credentialTest';
+
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
+let testRequest: ICredentialTestRequest;
 
-type TestMethod = (this: ICredentialTestFunctions, credential: object) => Promise<INodeCredentialTestResult>;
+beforeAll(() => {
+	const credential = bed.harness.credentialTypes.getByName(CREDENTIAL);
+	if (credential.test === undefined) throw new Error('the credential has no test request');
+	testRequest = credential.test;
+	const tester: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'credentialTest',
+			group: ['transform'],
+			version: 1,
+			description: 'Runs a credential test request',
+			defaults: { name: 'Credential Test' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: CREDENTIAL, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: testRequest.request } }],
+		},
+	};
+	bed.harness.addNodeType(TESTER_NODE, tester);
+});
 
-/** What the tester would call: the credential's nodes in the package, each naming the same method. */
-function testMethod(): TestMethod {
-	expect(bed.harness.credentialTypes.getByName(CREDENTIAL).test).toBeUndefined();
-	const methods = new Set<TestMethod>();
-	for (const typeName of bed.harness.nodeTypes.typeNames().filter((name) => name.startsWith('n8n-nodes-content-marketing.'))) {
-		const type = bed.harness.nodeTypes.getByNameAndVersion(typeName) as INodeType;
-		const usage = type.description.credentials?.find((credential) => credential.name === CREDENTIAL);
-		if (usage === undefined) continue;
-		expect(typeof usage.testedBy).toBe('string');
-		const method = type.methods?.credentialTest?.[usage.testedBy as string] as TestMethod | undefined;
-		expect(method).toBeDefined();
-		methods.add(method as TestMethod);
-	}
-	expect(methods.size).toBe(1);
-	return [...methods][0];
+/** lodash `get` for a dotted key, as the tester reads a rule's key. */
+function get(value: unknown, key: string): unknown {
+	return key.split('.').reduce<unknown>((at, part) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), value);
 }
 
-async function testCredential(data: { apiKey: string; baseUrl: string }): Promise<INodeCredentialTestResult> {
-	const credential = { id: '1', name: 'Content Marketing account', type: CREDENTIAL, data };
-	return await testMethod().call(new CredentialTestContext() as ICredentialTestFunctions, credential);
+/**
+ * What n8n 2.8.4's tester would show (credentials-tester.service.ts): on a failed request the matching
+ * `responseCode` rule, the status text or the error code; on an answer the first `responseSuccessBody` rule
+ * whose key has its value in the answer; else "Connection successful!".
+ */
+async function testCredential(data: { apiKey: string; baseUrl: string }): Promise<string> {
+	bed.harness.setCredentials(CREDENTIAL, data);
+	const result = await bed.harness.runNode({ type: TESTER_NODE });
+	if (result.error !== undefined) {
+		const cause = (result.error as { cause?: { code?: string } }).cause;
+		return cause?.code ?? result.error.message;
+	}
+	const answer = result.items[0]?.json;
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && get(answer, rule.properties.key) === rule.properties.value) {
+			return rule.properties.message;
+		}
+	}
+	return 'Connection successful!';
 }
 
 /** A server on localhost that is not the API: it answers every request with `answer`. */
@@ -45,76 +70,66 @@ async function otherServer(answer: (headers: IncomingHttpHeaders) => { status: n
 }
 
 test('a valid key and Base URL pass with one GET /v1/leads?limit=1 (an endpoint of the spec)', async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toEqual({ status: 'OK', message: 'Connection successful' });
-	const requests = await bed.requests();
-	expect(requests).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/leads', status: 200, query: 'limit=1' })]);
-	expect(requests[0]).toMatchObject({ key_role: 'full' });
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe('Connection successful!');
+	expect(await bed.requests()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/leads', status: 200 })]);
+	expect((await bed.requests())[0]).toMatchObject({ key_role: 'full' });
 });
 
-test('a Base URL with a trailing slash or /v1 passes too, and a read-only key passes (it may read)', async () => {
-	expect((await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/` })).status).toBe('OK');
-	expect((await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/v1/` })).status).toBe('OK');
-	expect((await testCredential({ apiKey: bed.keys.read_only, baseUrl: ` ${bed.url} ` })).status).toBe('OK');
+test('a Base URL with a trailing slash or /v1 passes too', async () => {
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/` })).toBe('Connection successful!');
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/v1/` })).toBe('Connection successful!');
 });
 
-test("a wrong or expired key says the key is wrong, in the service's words, without the key", async () => {
-	for (const apiKey of ['cmk_wrong_key_0123456789', bed.keys.expired]) {
-		const result = await testCredential({ apiKey, baseUrl: bed.url });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The API key was refused \(HTTP 401, unauthorized: .+\): check the API key\. The Base URL answered, so it is right\.$/);
-		expect(result.message).not.toContain(apiKey);
+test('a read-only key passes (it may read)', async () => {
+	expect(await testCredential({ apiKey: bed.keys.read_only, baseUrl: bed.url })).toBe('Connection successful!');
+});
+
+test('a wrong or expired key says the key is wrong (not n8n\'s generic "Authorization failed")', async () => {
+	for (const apiKey of ['cmk_wrong', bed.keys.expired]) {
+		expect(await testCredential({ apiKey, baseUrl: bed.url })).toBe(
+			'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
+		);
 	}
 });
 
-test('a Base URL that is not the API says the URL is wrong (404 and 405 of the service)', async () => {
-	const missing = await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` });
-	expect(missing).toEqual({
-		status: 'Error',
-		message: expect.stringMatching(/^No Content Marketing API at this Base URL \(HTTP 404, not_found: .+\): check the Base URL/),
-	});
-	expect(missing.message).not.toMatch(/API key/);
-});
+const NOT_THE_API = /^No Content Marketing API at this Base URL: GET \/v1\/leads did not answer with a list of leads/;
 
-test('a server that answers 200 without the API, or 500, is not taken for the API', async () => {
+test("a Base URL that is not the API says the URL is wrong: the API's 404, a website, a redirect", async () => {
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` })).toMatch(NOT_THE_API);
 	const website = await otherServer(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>hello</html>' }));
+	const missing = await otherServer(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: 'Not Found' }));
 	try {
-		const result = await testCredential({ apiKey: bed.keys.full, baseUrl: website.url });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^No Content Marketing API at this Base URL: .*\/v1\/leads answered HTTP 200 but not with the API's list of leads/);
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: website.url })).toMatch(NOT_THE_API);
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: missing.url })).toMatch(NOT_THE_API);
 	} finally {
-		await website.close();
+		await Promise.all([website.close(), missing.close()]);
 	}
-	await bed.control('PUT', '/_sandbox/faults', { rate_500: 1, path_prefix: '/v1/leads' });
-	const failing = await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url });
-	expect(failing).toEqual({ status: 'Error', message: expect.stringMatching(/^The service answered HTTP 500, server_error/) });
 });
 
-test('a redirect to another origin is reported with that origin and not followed: the key stays home', async () => {
+test('a redirect to another origin is not followed: the key never leaves the Base URL', async () => {
 	const seen: string[] = [];
 	const elsewhere = await otherServer((headers) => {
 		seen.push(String(headers.authorization));
-		return { status: 200, body: '{"data":[]}' };
+		return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[]}' };
 	});
 	const redirector = await otherServer(() => ({ status: 307, headers: { location: `${elsewhere.url}/v1/leads?limit=1` } }));
 	try {
-		const result = await testCredential({ apiKey: bed.keys.full, baseUrl: redirector.url });
-		expect(result).toEqual({
-			status: 'Error',
-			message: `The Base URL redirects (HTTP 307) to ${elsewhere.url}; the key was not sent there. Enter the API's own address as the Base URL.`,
-		});
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: redirector.url })).toMatch(NOT_THE_API);
 		expect(seen).toEqual([]);
 	} finally {
 		await Promise.all([elsewhere.close(), redirector.close()]);
 	}
 });
 
-test('an unreachable or malformed Base URL fails with the connection problem, not a key message', async () => {
-	const refused = await testCredential({ apiKey: bed.keys.full, baseUrl: 'http://127.0.0.1:9' });
-	expect(refused).toEqual({
-		status: 'Error',
-		message: 'http://127.0.0.1:9 refused the connection (ECONNREFUSED): check the Base URL (the API address your console shows, without /v1).',
-	});
-	const malformed = await testCredential({ apiKey: bed.keys.full, baseUrl: 'api.content-marketing.example' });
-	expect(malformed.message).toMatch(/^The Base URL must be an address starting with https:\/\//);
-	expect((await testCredential({ apiKey: '  ', baseUrl: bed.url })).message).toBe('Enter the API key.');
+test('a rate-limited key and a failing service say so, not that the key is wrong', async () => {
+	await bed.control('PUT', '/_sandbox/faults', { rate_500: 1, path_prefix: '/v1/leads' });
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe('The service answered with an internal error (HTTP 500): test again later.');
+	await bed.control('PUT', '/_sandbox/faults', { rate_429: 1, path_prefix: '/v1/leads' });
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toMatch(/^The API key and Base URL are right, but the service is rate limiting this key \(HTTP 429\)/);
+});
+
+test('an unreachable Base URL fails with the connection error, not a key message', async () => {
+	const message = await testCredential({ apiKey: bed.keys.full, baseUrl: 'http://127.0.0.1:9' });
+	expect(message).not.toMatch(/API key/);
+	expect(message).toMatch(/refused the connection|ECONNREFUSED/);
 });

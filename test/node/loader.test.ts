@@ -94,7 +94,7 @@ test('every list search and load-options method a parameter names exists', () =>
 	}
 });
 
-test('the credential: themed icons, documentation URL, Bearer authentication, tested by the nodes (no test request)', () => {
+test('the credential: themed icons, documentation URL, Bearer authentication and a test request', () => {
 	const credential = loader.credentialTypes.contentMarketingApi.type;
 	expect(credential.displayName).toBe('Content Marketing API');
 	expectThemedIcons(credential.iconUrl);
@@ -103,8 +103,7 @@ test('the credential: themed icons, documentation URL, Bearer authentication, te
 		type: 'generic',
 		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
 	});
-	// n8n's tester would use a test request before any node's testedBy method (see credential.test.ts).
-	expect(credential.test).toBeUndefined();
+	expect(credential.test?.request.url).toBe('/v1/leads');
 	const apiKey = credential.properties.find((property) => property.name === 'apiKey');
 	expect(apiKey?.typeOptions?.password).toBe(true);
 	const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
