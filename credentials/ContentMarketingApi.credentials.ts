@@ -45,39 +45,62 @@ export class ContentMarketingApi implements ICredentialType {
 		},
 	};
 
+	// n8n 2.8.4's tester shows its generic "Authorization failed" for a test request that fails, whatever
+	// rules match the status (it finds no response on the error). So the request never fails on an HTTP
+	// status and rules on the answer's body (docs/api-contract.md §3 error codes) tell a wrong key from a
+	// wrong Base URL; the first rule that matches is shown. A credential test method in the nodes could say
+	// more, but its only HTTP helper (`request`) is refused by n8n's community-package scanner.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") }}',
 			url: '/v1/leads',
 			qs: { limit: 1 },
+			ignoreHttpStatusErrors: true,
+			// A redirect is not followed: the key stays with the Base URL's origin.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 401,
-					message: 'The API key was refused (HTTP 401): check the API key. The Base URL answered, so it is right.',
+					key: 'error.code',
+					value: 'unauthorized',
+					message: 'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
 				},
 			},
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 403,
-					message: 'The API key is valid but may not read this account (HTTP 403): use a key with access to the account.',
+					key: 'error.code',
+					value: 'forbidden',
+					message: 'The API key is valid but may not read this account (HTTP 403 forbidden): use a key with access to the account.',
 				},
 			},
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 404,
-					message: 'No Content Marketing API at this Base URL (HTTP 404): check the Base URL (without /v1).',
+					key: 'error.code',
+					value: 'rate_limited',
+					message: 'The API key and Base URL are right, but the service is rate limiting this key (HTTP 429): test again in a minute.',
 				},
 			},
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 405,
-					message: 'No Content Marketing API at this Base URL (HTTP 405): check the Base URL (without /v1).',
+					key: 'error.code',
+					value: 'server_error',
+					message: 'The service answered with an internal error (HTTP 500): test again later.',
+				},
+			},
+			{
+				// The API's 404/405 (not_found, method_not_allowed), a website, a redirect or an empty answer:
+				// anything but the list of leads.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data',
+					value: undefined,
+					message:
+						'No Content Marketing API at this Base URL: GET /v1/leads did not answer with a list of leads (a wrong path, another site or a redirect). Check the Base URL (the API address your console shows, without /v1).',
 				},
 			},
 		],

@@ -1,6 +1,6 @@
 // npm run lint: n8n's community-package scanner on the source and on the packed tarball (as n8n runs it
-// for verified nodes), ESLint (typescript-eslint and n8n's community-node rules) on every folder, and a
-// full type check.
+// for verified nodes), the publish workflow, ESLint (typescript-eslint and n8n's community-node rules) on
+// every folder, and a full type check.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,6 +43,7 @@ function checkTarball(paths) {
 		const dir = path.posix.dirname(node);
 		required.push(node.replace(/\.js$/, '.json'), `${dir}/contentMarketing.svg`, `${dir}/contentMarketing.dark.svg`);
 	}
+	required.push(...schemaFiles(pkg));
 	const missing = required.filter((p) => !paths.includes(p));
 	const problems = [...stray.map((p) => `not allowed: ${p}`), ...missing.map((p) => `missing: ${p}`)];
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
@@ -71,8 +72,75 @@ function checkNodeImports() {
 		: { passed: true };
 }
 
+/**
+ * The output schema every operation of the action node needs in the tarball, once per node version:
+ * dist/nodes/<Node>/__schema__/v<x.y.z>/<resource>/<operation>.json (scripts/build.mjs, generate-schemas.ts).
+ */
+function schemaFiles(pkg) {
+	const files = [];
+	for (const node of pkg.n8n.nodes) {
+		const NodeClass = Object.values(require(path.join(root, node)))[0];
+		const { description } = new NodeClass();
+		const operations = description.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource);
+		if (description.group.includes('trigger') || operations.length === 0) continue;
+		for (const version of [description.version].flat()) {
+			const padded = String(version).split('.').concat(['0', '0']).slice(0, 3).join('.');
+			for (const property of operations) {
+				for (const resource of property.displayOptions.show.resource) {
+					for (const option of property.options) {
+						files.push(`${path.posix.dirname(node)}/__schema__/v${padded}/${resource}/${option.value}.json`);
+					}
+				}
+			}
+		}
+	}
+	return files;
+}
+
+/**
+ * .github/workflows/publish.yml: parses, publishes with provenance on a version tag with `id-token: write`,
+ * and runs every npm command CI runs (.ci/run) before publishing.
+ */
+function checkPublishWorkflow() {
+	let yaml;
+	try {
+		yaml = require('js-yaml');
+	} catch {
+		return { passed: false, message: 'js-yaml (a dev dependency of eslint) is not installed: run npm ci' };
+	}
+	let workflow;
+	try {
+		workflow = yaml.load(readFileSync(path.join(root, '.github/workflows/publish.yml'), 'utf8'));
+	} catch (error) {
+		return { passed: false, message: `does not parse: ${error.message}` };
+	}
+	const problems = [];
+	const tags = workflow?.on?.push?.tags;
+	if (!Array.isArray(tags) || tags.length === 0) problems.push('not triggered by pushed tags (on.push.tags)');
+	const jobs = Object.values(workflow?.jobs ?? {});
+	if (jobs.length === 0) problems.push('no jobs');
+	const runs = jobs.flatMap((job) => (job.steps ?? []).map((step) => step.run).filter(Boolean)).join('\n');
+	const publishing = jobs.filter((job) => /npm publish/.test((job.steps ?? []).map((step) => step.run ?? '').join('\n')));
+	if (publishing.length === 0) problems.push('no `npm publish` step');
+	for (const job of publishing) {
+		if (job.permissions?.['id-token'] !== 'write') problems.push('the publishing job lacks `permissions: id-token: write`');
+	}
+	if (!/npm publish --provenance --access public/.test(runs)) problems.push('`npm publish --provenance --access public` missing');
+	const ciCommands = readFileSync(path.join(root, '.ci/run'), 'utf8')
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line.startsWith('npm '));
+	for (const command of ciCommands) {
+		if (!runs.split('\n').some((line) => line.trim() === command)) problems.push(`does not run \`${command}\` as CI does`);
+	}
+	const lastCheck = Math.max(...ciCommands.map((command) => runs.indexOf(command)));
+	if (runs.indexOf('npm publish') < lastCheck) problems.push('publishes before the CI checks have run');
+	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
+}
+
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
 report('nodes/, credentials/ import only n8n-workflow, zod and node:crypto', checkNodeImports());
+report('.github/workflows/publish.yml: parses, provenance on a version tag, id-token: write, CI checks first', checkPublishWorkflow());
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 report('scanner on the source (package.json, nodes/, credentials/)', await analyzePackage(root, SOURCE_FILE_PATTERNS));
@@ -81,7 +149,10 @@ const packDir = mkdtempSync(path.join(os.tmpdir(), 'cm-pack-'));
 try {
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' });
 	const [{ filename, files }] = JSON.parse(out);
-	report('tarball holds only dist/, README.md, LICENSE, package.json, with every node, icon and codex', checkTarball(files.map((f) => f.path)));
+	report(
+		'tarball holds only dist/, README.md, LICENSE, package.json, with every node, icon, codex and output schema',
+		checkTarball(files.map((f) => f.path)),
+	);
 	execFileSync('tar', ['-xzf', path.join(packDir, filename), '-C', packDir]);
 	report('scanner on the packed tarball (**/*.js, package.json)', await analyzePackage(path.join(packDir, 'package'), ['**/*.js', 'package.json']));
 } finally {

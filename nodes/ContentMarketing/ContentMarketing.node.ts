@@ -11,7 +11,9 @@ export class ContentMarketing implements INodeType {
 		name: 'contentMarketing',
 		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: analytics Time Zone as one fixed collection (Custom shows its input in place).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description: 'Manage leads, content resources, analytics and webhook endpoints of the Content Marketing service',
 		defaults: { name: 'Content Marketing' },

@@ -20,7 +20,9 @@ export class ContentMarketingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when leads are created or change status in Content Marketing',
+		// n8n's node panel shows this sentence for the action node and the trigger together.
+		description:
+			'Manage leads, content resources, analytics and webhooks, and start workflows when leads are created or change status',
 		defaults: {
 			name: 'Content Marketing Trigger',
 		},

@@ -2,6 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 export const triggerProperties: INodeProperties[] = [
 	{
+		// The service accepts only https:// webhook URLs and delivers from the internet (docs/api-contract.md §10).
+		displayName:
+			"The service delivers events only to a public HTTPS URL: set n8n's WEBHOOK_URL to your instance's public address. If the internet cannot reach this n8n, use the Content Marketing Poll Trigger instead.",
+		name: 'reachabilityNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Events',
 		name: 'events',
 		type: 'multiOptions',

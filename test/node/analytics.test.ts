@@ -20,6 +20,8 @@ beforeEach(async () => {
 });
 
 const ANALYTICS = { resource: 'analytics' };
+/** Time Zone › UTC as the editor stores it in node version 1.1. */
+const UTC = { values: { zone: 'UTC' } };
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 async function direct(path: string, query: Record<string, string | number>): Promise<IDataObject> {
@@ -35,8 +37,20 @@ async function sentQueries(): Promise<Array<Record<string, string>>> {
 	return requests.map((request) => Object.fromEntries(new URLSearchParams(request.query)));
 }
 
+/**
+ * The simplified row the node should give: each "12.34%" string followed by `<key>_percent` with its number
+ * (docs/api-contract.md §7 rates and trends), the rest as is.
+ */
+function withNumbers(row: IDataObject): IDataObject {
+	return Object.fromEntries(
+		Object.entries(row).flatMap(([key, value]) =>
+			typeof value === 'string' && value.endsWith('%') ? [[key, value], [`${key}_percent`, parseFloat(value)]] : [[key, value]],
+		),
+	);
+}
+
 async function run(operation: string, parameters: INodeParameters = {}) {
-	return await bed.run({ ...ANALYTICS, operation, options: { timezone: 'UTC' }, ...parameters });
+	return await bed.run({ ...ANALYTICS, operation, options: { timezone: UTC }, ...parameters });
 }
 
 describe('Get Overview', () => {
@@ -49,7 +63,7 @@ describe('Get Overview', () => {
 
 		const simple = await run('getOverview', { period: 'lastDays', days: 30 });
 		expect(simple.error).toBeUndefined();
-		expect(jsonOf(simple)).toEqual([{ start_date: period.start_date, end_date: period.end_date, ...summary, ...trend }]);
+		expect(jsonOf(simple)).toEqual([withNumbers({ start_date: period.start_date, end_date: period.end_date, ...summary, ...trend })]);
 		expect(Object.keys(jsonOf(simple)[0])).toEqual([
 			'start_date',
 			'end_date',
@@ -57,11 +71,18 @@ describe('Get Overview', () => {
 			'unique_visitors',
 			'total_leads',
 			'lead_conversion_rate',
+			'lead_conversion_rate_percent',
 			'avg_dwell_seconds',
 			'avg_scroll_depth',
+			'avg_scroll_depth_percent',
 			'page_views_vs_prev',
+			'page_views_vs_prev_percent',
 			'leads_vs_prev',
+			'leads_vs_prev_percent',
 		]);
+		const row = jsonOf(simple)[0];
+		expect(row.lead_conversion_rate_percent).toBe(Number(String(summary.lead_conversion_rate).replace('%', '')));
+		expect(typeof row.leads_vs_prev_percent).toBe('number');
 
 		const full = await run('getOverview', { period: 'lastDays', days: 30, simplify: false });
 		expect(jsonOf(full)).toEqual([raw]);
@@ -100,13 +121,13 @@ describe('Get Overview', () => {
 describe('Get Resource Ranking', () => {
 	it('gives one item per ranked resource with the period; raw gives the list answer', async () => {
 		const raw = await direct('/v1/analytics/resources', { days: 90, timezone: 'UTC', sort: 'leads', order: 'desc', limit: 3 });
-		const parameters = { days: 90, limit: 3, options: { timezone: 'UTC', sort: 'leads', order: 'desc' } };
+		const parameters = { days: 90, limit: 3, options: { timezone: UTC, sort: 'leads', order: 'desc' } };
 		const period = raw.period as IDataObject;
 
 		const simple = await run('getResourceRanking', parameters);
 		expect(simple.error).toBeUndefined();
 		expect(jsonOf(simple)).toEqual(
-			(raw.data as IDataObject[]).map((entry) => ({ ...entry, start_date: period.start_date, end_date: period.end_date })),
+			(raw.data as IDataObject[]).map((entry) => withNumbers({ ...entry, start_date: period.start_date, end_date: period.end_date })),
 		);
 		expect(jsonOf(simple).map((entry) => entry.rank)).toEqual([1, 2, 3]);
 
@@ -124,7 +145,7 @@ describe('Get Resource Analytics', () => {
 		expect(simple.error).toBeUndefined();
 		const scroll = raw.scroll_distribution as IDataObject;
 		expect(jsonOf(simple)).toEqual([
-			{
+			withNumbers({
 				resource_id: raw.resource_id,
 				title: raw.title,
 				start_date: (raw.period as IDataObject).start_date,
@@ -137,7 +158,7 @@ describe('Get Resource Analytics', () => {
 				scroll_75_100: scroll['75_100'],
 				top_channels: raw.top_channels,
 				daily_trend: raw.daily_trend,
-			},
+			}),
 		]);
 		expect((raw.daily_trend as unknown[]).length).toBeGreaterThan(7);
 
@@ -160,7 +181,7 @@ describe('Get Channels', () => {
 		const period = raw.period as IDataObject;
 		const simple = await run('getChannels', { days: 30 });
 		expect(jsonOf(simple)).toEqual(
-			(raw.data as IDataObject[]).map((entry) => ({ ...entry, start_date: period.start_date, end_date: period.end_date })),
+			(raw.data as IDataObject[]).map((entry) => withNumbers({ ...entry, start_date: period.start_date, end_date: period.end_date })),
 		);
 		expect(jsonOf(simple)[0].source).toBe((raw.data as IDataObject[])[0].source);
 		const full = await run('getChannels', { days: 30, simplify: false });
@@ -172,12 +193,13 @@ describe('Get Lead Trend', () => {
 	it('gives one item per month bucket; raw keeps totals', async () => {
 		const raw = await direct('/v1/analytics/leads', { days: 120, timezone: 'UTC', granularity: 'month' });
 		const simple = await run('getLeadTrend', { days: 120, granularity: 'month' });
-		expect(jsonOf(simple)).toEqual(raw.data);
+		expect(jsonOf(simple)).toEqual((raw.data as IDataObject[]).map(withNumbers));
 		expect(jsonOf(simple)[0]).toEqual({
 			date: expect.stringMatching(/^\d{4}-\d{2}-01$/),
 			leads: expect.any(Number),
 			converted: expect.any(Number),
 			conversion_rate: expect.stringMatching(/^\d+\.\d{2}%$/),
+			conversion_rate_percent: expect.any(Number),
 		});
 		const full = await run('getLeadTrend', { days: 120, granularity: 'month', simplify: false });
 		expect(jsonOf(full)).toEqual([raw]);
@@ -194,22 +216,34 @@ describe('Get Funnel', () => {
 				start_date: (raw.period as IDataObject).start_date,
 				end_date: (raw.period as IDataObject).end_date,
 				resource_id: null,
-				...Object.fromEntries(steps.flatMap((step) => [[`${String(step.step)}_count`, step.count], [`${String(step.step)}_rate`, step.rate]])),
+				...Object.fromEntries(
+					steps.flatMap((step) => [
+						[`${String(step.step)}_count`, step.count],
+						[`${String(step.step)}_rate`, step.rate],
+						[`${String(step.step)}_rate_percent`, parseFloat(String(step.rate))],
+					]),
+				),
 			},
 		]);
 		expect(Object.keys(jsonOf(simple)[0]).slice(3)).toEqual([
 			'page_view_count',
 			'page_view_rate',
+			'page_view_rate_percent',
 			'scroll_50pct_count',
 			'scroll_50pct_rate',
+			'scroll_50pct_rate_percent',
 			'cta_view_count',
 			'cta_view_rate',
+			'cta_view_rate_percent',
 			'cta_click_count',
 			'cta_click_rate',
+			'cta_click_rate_percent',
 			'form_submit_count',
 			'form_submit_rate',
+			'form_submit_rate_percent',
 		]);
 		expect(jsonOf(simple)[0].page_view_rate).toBe('100.00%');
+		expect(jsonOf(simple)[0].page_view_rate_percent).toBe(100);
 
 		const forResource = await run('getFunnel', { days: 30, filters: { resourceId: byId(topResource) }, simplify: false });
 		expect(jsonOf(forResource)).toEqual([await direct('/v1/analytics/funnel', { days: 30, timezone: 'UTC', resource_id: topResource })]);
@@ -218,17 +252,25 @@ describe('Get Funnel', () => {
 
 describe('Time zones', () => {
 	it.each([
-		[{ timezone: 'Europe/Berlin' }, 'Europe/Berlin'],
-		[{ timezone: 'custom', customTimezone: '+05:30' }, '+05:30'],
-		[{ timezone: 'custom', customTimezone: ' America/Argentina/Buenos_Aires ' }, 'America/Argentina/Buenos_Aires'],
-	])('sends %j as timezone=%s', async (options, sent) => {
-		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options, simplify: false });
+		// Node version 1.1: one Time Zone fixed collection, Custom with its input in place.
+		[1.1, { timezone: { values: { zone: 'Europe/Berlin' } } }, 'Europe/Berlin'],
+		[1.1, { timezone: { values: { zone: 'custom', custom: '-05:30' } } }, '-05:30'],
+		[1.1, { timezone: { values: { zone: 'custom', custom: ' America/Argentina/Buenos_Aires ' } } }, 'America/Argentina/Buenos_Aires'],
+		// Version 1 (workflows saved with 0.1.0): two options, still read as before.
+		[1, { timezone: 'Europe/Berlin' }, 'Europe/Berlin'],
+		[1, { timezone: 'custom', customTimezone: '+05:30' }, '+05:30'],
+		[1, { timezone: 'custom', customTimezone: ' America/Argentina/Buenos_Aires ' }, 'America/Argentina/Buenos_Aires'],
+	])('version %s sends %j as timezone=%s', async (typeVersion, options, sent) => {
+		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options, simplify: false }, { typeVersion });
 		expect(jsonOf(result)).toEqual([await direct('/v1/analytics/overview', { days: 7, timezone: sent })]);
 		expect((await sentQueries())[0]).toEqual({ days: '7', timezone: sent });
 	});
 
 	it('sends no timezone for the service default (UTC+08:00)', async () => {
 		await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7 });
+		expect(await sentQueries()).toEqual([{ days: '7' }]);
+		await bed.clearRequests();
+		await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: { values: { zone: 'default' } } } });
 		expect(await sentQueries()).toEqual([{ days: '7' }]);
 	});
 
@@ -239,7 +281,7 @@ describe('Time zones', () => {
 				{
 					name: 'Analytics',
 					type: bed.nodeType,
-					parameters: { ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: 'workflow' } },
+					parameters: { ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: { values: { zone: 'workflow' } } } },
 					credentials: { [CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' } },
 				},
 			],
@@ -251,9 +293,17 @@ describe('Time zones', () => {
 	});
 
 	it.each(['Mars/Olympus', '+25:00', 'UTC+8', '+05:10', ''])('refuses the custom time zone "%s" before any request', async (zone) => {
-		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: 'custom', customTimezone: zone } });
+		const options = { timezone: { values: { zone: 'custom', custom: zone } } };
+		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options });
 		expect(result.error?.message).toMatch(/^Custom Time Zone: /);
 		expect(result.error?.message).toContain('[item 0]');
+		expect(await bed.requests()).toEqual([]);
+	});
+
+	it('refuses a bad custom time zone of node version 1 too', async () => {
+		const options = { timezone: 'custom', customTimezone: 'Mars/Olympus' };
+		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options }, { typeVersion: 1 });
+		expect(result.error?.message).toMatch(/^Custom Time Zone: expected an IANA time zone/);
 		expect(await bed.requests()).toEqual([]);
 	});
 });

@@ -1,5 +1,7 @@
 // The credential's test request, run the way n8n's credential tester runs it: as the routing request of a
 // throw-away declarative node with the credential attached (packages/cli credentials-tester.service.ts).
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ICredentialTestRequest, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -7,7 +9,7 @@ import { CREDENTIAL, NodeTestBed } from './node-test-bed';
 
 const TESTER_NODE = 'n8n-nodes-harness.credentialTest';
 
-const bed = NodeTestBed.forFile();
+const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 let testRequest: ICredentialTestRequest;
 
 beforeAll(() => {
@@ -31,16 +33,40 @@ beforeAll(() => {
 	bed.harness.addNodeType(TESTER_NODE, tester);
 });
 
-/** What n8n's tester would show: "Connection successful!", a matching rule's message, or the error. */
+/** lodash `get` for a dotted key, as the tester reads a rule's key. */
+function get(value: unknown, key: string): unknown {
+	return key.split('.').reduce<unknown>((at, part) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), value);
+}
+
+/**
+ * What n8n 2.8.4's tester would show (credentials-tester.service.ts): on a failed request the matching
+ * `responseCode` rule, the status text or the error code; on an answer the first `responseSuccessBody` rule
+ * whose key has its value in the answer; else "Connection successful!".
+ */
 async function testCredential(data: { apiKey: string; baseUrl: string }): Promise<string> {
 	bed.harness.setCredentials(CREDENTIAL, data);
 	const result = await bed.harness.runNode({ type: TESTER_NODE });
-	if (result.error === undefined) return 'Connection successful!';
-	const status = Number((result.error as unknown as { httpCode?: string }).httpCode);
-	for (const rule of testRequest.rules ?? []) {
-		if (rule.type === 'responseCode' && rule.properties.value === status) return rule.properties.message;
+	if (result.error !== undefined) {
+		const cause = (result.error as { cause?: { code?: string } }).cause;
+		return cause?.code ?? result.error.message;
 	}
-	return result.error.message;
+	const answer = result.items[0]?.json;
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && get(answer, rule.properties.key) === rule.properties.value) {
+			return rule.properties.message;
+		}
+	}
+	return 'Connection successful!';
+}
+
+/** A server on localhost that is not the API: it answers every request with `answer`. */
+async function otherServer(answer: (headers: IncomingHttpHeaders) => { status: number; headers?: Record<string, string>; body?: string }) {
+	const server: Server = createServer((request, response) => {
+		const { status, headers, body } = answer(request.headers);
+		response.writeHead(status, headers).end(body);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 test('a valid key and Base URL pass with one GET /v1/leads?limit=1 (an endpoint of the spec)', async () => {
@@ -58,16 +84,48 @@ test('a read-only key passes (it may read)', async () => {
 	expect(await testCredential({ apiKey: bed.keys.read_only, baseUrl: bed.url })).toBe('Connection successful!');
 });
 
-test('a wrong or expired key says the key is wrong', async () => {
+test('a wrong or expired key says the key is wrong (not n8n\'s generic "Authorization failed")', async () => {
 	for (const apiKey of ['cmk_wrong', bed.keys.expired]) {
-		expect(await testCredential({ apiKey, baseUrl: bed.url })).toMatch(/^The API key was refused \(HTTP 401\): check the API key/);
+		expect(await testCredential({ apiKey, baseUrl: bed.url })).toBe(
+			'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
+		);
 	}
 });
 
-test('a Base URL that is not the API says the URL is wrong', async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` })).toMatch(
-		/^No Content Marketing API at this Base URL \(HTTP 404\)/,
-	);
+const NOT_THE_API = /^No Content Marketing API at this Base URL: GET \/v1\/leads did not answer with a list of leads/;
+
+test("a Base URL that is not the API says the URL is wrong: the API's 404, a website, a redirect", async () => {
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` })).toMatch(NOT_THE_API);
+	const website = await otherServer(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>hello</html>' }));
+	const missing = await otherServer(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: 'Not Found' }));
+	try {
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: website.url })).toMatch(NOT_THE_API);
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: missing.url })).toMatch(NOT_THE_API);
+	} finally {
+		await Promise.all([website.close(), missing.close()]);
+	}
+});
+
+test('a redirect to another origin is not followed: the key never leaves the Base URL', async () => {
+	const seen: string[] = [];
+	const elsewhere = await otherServer((headers) => {
+		seen.push(String(headers.authorization));
+		return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[]}' };
+	});
+	const redirector = await otherServer(() => ({ status: 307, headers: { location: `${elsewhere.url}/v1/leads?limit=1` } }));
+	try {
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: redirector.url })).toMatch(NOT_THE_API);
+		expect(seen).toEqual([]);
+	} finally {
+		await Promise.all([elsewhere.close(), redirector.close()]);
+	}
+});
+
+test('a rate-limited key and a failing service say so, not that the key is wrong', async () => {
+	await bed.control.put('/_sandbox/faults', { rate_500: 1, path_prefix: '/v1/leads' });
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe('The service answered with an internal error (HTTP 500): test again later.');
+	await bed.control.put('/_sandbox/faults', { rate_429: 1, path_prefix: '/v1/leads' });
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toMatch(/^The API key and Base URL are right, but the service is rate limiting this key \(HTTP 429\)/);
 });
 
 test('an unreachable Base URL fails with the connection error, not a key message', async () => {

@@ -31,14 +31,16 @@ describe('load options', () => {
 		expect(ctas.every((cta) => String(cta.value).startsWith('cta_'))).toBe(true);
 	});
 
-	test("getEventTypes lists the service's event types, and the known two when the call fails", async () => {
+	test("getEventTypes lists the service's event types, named as the trigger names them, and the known two when the call fails", async () => {
 		const types = await loadOptions(bed, 'getEventTypes');
 		expect(types.map((type) => type.value)).toEqual(['lead.created', 'lead.status_updated']);
+		expect(types.map((type) => type.name)).toEqual(['Lead Created', 'Lead Status Updated']);
 		expect(types[0].description).toBe('A lead was created');
 
 		bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.expired, baseUrl: bed.url });
 		const fallback = await loadOptions(bed, 'getEventTypes');
 		expect(fallback.map((type) => type.value)).toEqual(['lead.created', 'lead.status_updated']);
+		expect(fallback.map((type) => type.name)).toEqual(['Lead Created', 'Lead Status Updated']);
 	});
 
 	test('a failing load shows the service error, without the key', async () => {

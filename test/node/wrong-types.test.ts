@@ -34,6 +34,8 @@ interface Case {
 	base: INodeParameters;
 	put: (value: string) => INodeParameters;
 	wrong: Wrong;
+	/** The node version the field exists in; the newest when not given. */
+	typeVersion?: number;
 }
 
 const at = (path: string) => (value: string): INodeParameters => {
@@ -45,8 +47,13 @@ const pairAt = (collection: string, part: 'key' | 'value') => (value: string): I
 	[collection]: { customFieldsUi: { field: [part === 'key' ? { key: value, value: 'x' } : { key: 'plan', value }] } },
 });
 
-function cases(operation: string, base: INodeParameters, entries: Array<[field: string, label: string, wrong: Wrong, put?: Case['put']]>): Case[] {
-	return entries.map(([field, label, wrong, put]) => ({ operation, field, label, base, wrong, put: put ?? at(field) }));
+function cases(
+	operation: string,
+	base: INodeParameters,
+	entries: Array<[field: string, label: string, wrong: Wrong, put?: Case['put']]>,
+	typeVersion?: number,
+): Case[] {
+	return entries.map(([field, label, wrong, put]) => ({ operation, field, label, base, wrong, put: put ?? at(field), typeVersion }));
 }
 
 const CREATE_LEAD = { email: 'ada@example.com' };
@@ -61,11 +68,26 @@ const analytics = (operation: string, extra: INodeParameters = {}, own: Array<[s
 	...cases(`analytics.${operation}`, { ...RANGE, days: 7, ...extra }, [['period', 'Period', OBJECT]]),
 	...cases(`analytics.${operation}`, { ...PERIOD, ...extra }, [
 		['days', 'Days', TEXT],
-		['options.timezone', 'Time Zone', OBJECT],
-		['options.customTimezone', 'Custom Time Zone', OBJECT, (value) => ({ options: { timezone: 'custom', customTimezone: value } })],
+		['options.timezone.values.zone', 'Time Zone', OBJECT, (value) => ({ options: { timezone: { values: { zone: value } } } })],
+		[
+			'options.timezone.values.custom',
+			'Custom Time Zone',
+			OBJECT,
+			(value) => ({ options: { timezone: { values: { zone: 'custom', custom: value } } } }),
+		],
 		['simplify', 'Simplify', TEXT],
 		...own,
 	]),
+	// Node version 1: Time Zone and Custom Time Zone are two options of their own.
+	...cases(
+		`analytics.${operation}`,
+		{ ...PERIOD, ...extra },
+		[
+			['options.timezone', 'Time Zone', OBJECT],
+			['options.customTimezone', 'Custom Time Zone', OBJECT, (value) => ({ options: { timezone: 'custom', customTimezone: value } })],
+		],
+		1,
+	),
 	...cases(`analytics.${operation}`, { ...RANGE, ...extra }, [
 		['startDate', 'Start Date', OBJECT],
 		['endDate', 'End Date', NUMBER],
@@ -218,7 +240,11 @@ test.each(TABLE.map((entry) => [entry.operation, entry.field, entry.wrong.shown,
 	async (_operation, _field, _shown, entry) => {
 		const [resource, operation] = entry.operation.split('.');
 		const parameters = merge({ resource, operation, ...entry.base }, entry.put(entry.wrong.expression));
-		const result = await bed.run(parameters, { continueOnFail: true, input: [{ json: {} }, { json: {} }] });
+		const result = await bed.run(parameters, {
+			continueOnFail: true,
+			input: [{ json: {} }, { json: {} }],
+			typeVersion: entry.typeVersion,
+		});
 
 		expect(result.error).toBeUndefined();
 		const errors = jsonOf(result).map((json) => String(json.error));

@@ -5,11 +5,20 @@ import { apiRequestAllItems } from '../transport';
 
 /** Used when the event-type list cannot be read: the spec's two event types. */
 const FALLBACK_EVENT_TYPES: INodePropertyOptions[] = [
-	{ name: 'lead.created', value: 'lead.created', description: 'A lead was created' },
-	{ name: 'lead.status_updated', value: 'lead.status_updated', description: "A lead's status changed" },
+	{ name: 'Lead Created', value: 'lead.created', description: 'A lead was created' },
+	{ name: 'Lead Status Updated', value: 'lead.status_updated', description: "A lead's status changed" },
 ];
 
 const MAX_OPTIONS = 1_000;
+
+/** `lead.status_updated` → "Lead Status Updated", the names the trigger shows for the same events. */
+function eventDisplayName(type: string): string {
+	return type
+		.split(/[._]/)
+		.filter((word) => word !== '')
+		.map((word) => word[0].toUpperCase() + word.slice(1))
+		.join(' ');
+}
 
 function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 	return a.name.localeCompare(b.name);
@@ -53,7 +62,7 @@ export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodeP
 	const options = types
 		.filter((type) => typeof type.type === 'string' && type.type !== 'webhook.test')
 		.map((type) => ({
-			name: String(type.type),
+			name: eventDisplayName(String(type.type)),
 			value: String(type.type),
 			description: typeof type.description === 'string' ? type.description : undefined,
 		}));

@@ -23,6 +23,23 @@ export function flatten(answer: IDataObject, merged: string[], prefixes: Record<
 	return flat;
 }
 
+const PERCENT = /^[+-]?\d+(?:\.\d+)?%$/;
+
+/**
+ * Rates and trends come as strings like "66.61%" or "-3.00%" (docs/api-contract.md §7). Beside each such
+ * field, `<field>_percent` holds the number (66.61, -3) that a sheet, a chart or an IF node can use.
+ */
+export function withPercentNumbers(row: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(row)) {
+		out[key] = value;
+		if (typeof value === 'string' && PERCENT.test(value) && !(`${key}_percent` in row)) {
+			out[`${key}_percent`] = Number(value.slice(0, -1));
+		}
+	}
+	return out;
+}
+
 function period(answer: IDataObject): IDataObject {
 	return isObject(answer.period) ? { start_date: answer.period.start_date, end_date: answer.period.end_date } : {};
 }
@@ -34,23 +51,23 @@ function entries(answer: IDataObject): IDataObject[] {
 
 /** Overview: period, summary and trend in one flat object. */
 export function simplifyOverview(answer: IDataObject): IDataObject {
-	return flatten(answer, ['period', 'summary', 'trend']);
+	return withPercentNumbers(flatten(answer, ['period', 'summary', 'trend']));
 }
 
 /** One resource: totals and the period flat, scroll distribution as `scroll_<bucket>`, the arrays kept. */
 export function simplifyResourceAnalytics(answer: IDataObject): IDataObject {
-	return flatten(answer, ['period', 'totals'], { scroll_distribution: 'scroll' });
+	return withPercentNumbers(flatten(answer, ['period', 'totals'], { scroll_distribution: 'scroll' }));
 }
 
 /** Ranking and channels: one item per entry, each with the period it covers. */
 export function simplifyList(answer: IDataObject): IDataObject[] {
 	const covered = period(answer);
-	return entries(answer).map((entry) => ({ ...entry, ...covered }));
+	return entries(answer).map((entry) => withPercentNumbers({ ...entry, ...covered }));
 }
 
-/** Lead trend: one item per bucket (`date`, `leads`, `converted`, `conversion_rate`). */
+/** Lead trend: one item per bucket (`date`, `leads`, `converted`, `conversion_rate`, `conversion_rate_percent`). */
 export function simplifyLeadTrend(answer: IDataObject): IDataObject[] {
-	return entries(answer);
+	return entries(answer).map(withPercentNumbers);
 }
 
 /** Funnel: one flat object with `<step>_count` and `<step>_rate` for each step, in the steps' order. */
@@ -63,5 +80,5 @@ export function simplifyFunnel(answer: IDataObject): IDataObject {
 		flat[`${step.step}_count`] = step.count;
 		flat[`${step.step}_rate`] = step.rate;
 	}
-	return flat;
+	return withPercentNumbers(flat);
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { invalidField, unexpectedValue } from '../../helpers/itemErrors';
-import { readOptionalText } from '../../helpers/values';
+import { isObject, readOptionalText } from '../../helpers/values';
 
 const COMMON_ZONES: INodePropertyOptions[] = [
 	{ name: 'America/Chicago', value: 'America/Chicago' },
@@ -21,32 +21,41 @@ const COMMON_ZONES: INodePropertyOptions[] = [
 	{ name: 'UTC', value: 'UTC' },
 ];
 
-/** Options-collection entries: the time zone that decides where days begin and end (docs/api-contract.md §7). */
+const ZONE_CHOICES: INodePropertyOptions[] = [
+	{
+		name: 'Service Default (UTC+08:00)',
+		value: 'default',
+		description: "The service's default time zone, China Standard Time",
+	},
+	{
+		name: 'Workflow Time Zone',
+		value: 'workflow',
+		description: 'The time zone set in the workflow settings (or the n8n instance)',
+	},
+	...COMMON_ZONES,
+	{
+		name: 'Custom',
+		value: 'custom',
+		description: 'Any IANA time zone or UTC offset, entered below',
+	},
+];
+
+/**
+ * Options-collection entries: the time zone that decides where days begin and end (docs/api-contract.md §7).
+ *
+ * Node version 1.1 has one "Time Zone" fixed collection, as n8n's Webhook node does for its Response Code,
+ * so that choosing Custom shows the custom input right under the choice. Version 1 keeps its two separate
+ * options, so that workflows saved with it run as before.
+ */
 export const timezoneFields: INodeProperties[] = [
 	{
 		displayName: 'Time Zone',
 		name: 'timezone',
 		type: 'options',
-		options: [
-			{
-				name: 'Service Default (UTC+08:00)',
-				value: 'default',
-				description: "The service's default time zone, China Standard Time",
-			},
-			{
-				name: 'Workflow Time Zone',
-				value: 'workflow',
-				description: 'The time zone set in the workflow settings (or the n8n instance)',
-			},
-			...COMMON_ZONES,
-			{
-				name: 'Custom',
-				value: 'custom',
-				description: 'Any IANA time zone or UTC offset',
-			},
-		],
+		options: ZONE_CHOICES,
 		default: 'default',
 		description: 'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
+		displayOptions: { show: { '@version': [1] } },
 	},
 	{
 		displayName: 'Custom Time Zone',
@@ -55,7 +64,42 @@ export const timezoneFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Europe/Madrid or -05:30',
 		description: 'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM (minutes 00, 15, 30 or 45)',
-		displayOptions: { show: { timezone: ['custom'] } },
+		displayOptions: { show: { '@version': [1], timezone: ['custom'] } },
+	},
+	{
+		displayName: 'Time Zone',
+		name: 'timezone',
+		type: 'fixedCollection',
+		placeholder: 'Add Time Zone',
+		default: { values: { zone: 'default' } },
+		description: 'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		options: [
+			{
+				name: 'values',
+				displayName: 'Time Zone',
+				values: [
+					{
+						displayName: 'Time Zone',
+						name: 'zone',
+						type: 'options',
+						options: ZONE_CHOICES,
+						default: 'default',
+						description: 'The time zone in which days begin and end',
+					},
+					{
+						displayName: 'Custom Time Zone',
+						name: 'custom',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Europe/Madrid or -05:30',
+						description:
+							'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM (minutes 00, 15, 30 or 45)',
+						displayOptions: { show: { zone: ['custom'] } },
+					},
+				],
+			},
+		],
 	},
 ];
 
@@ -73,6 +117,13 @@ function isKnownZone(name: string): boolean {
 
 /** The `timezone` query value for the chosen option; undefined for the service's default. */
 export function readTimezone(this: IExecuteFunctions, choice: unknown, custom: unknown, itemIndex: number): string | undefined {
+	// Version 1.1 stores { values: { zone, custom } }; version 1 the choice itself, the custom zone beside it.
+	// Any other object is a wrong-typed value and is refused below as such.
+	if (this.getNode().typeVersion >= 1.1 && isObject(choice) && Object.keys(choice).every((key) => key === 'values')) {
+		const values = isObject(choice.values) ? choice.values : {};
+		choice = values.zone;
+		custom = values.custom;
+	}
 	const field = choice === 'custom' ? 'Custom Time Zone' : 'Time Zone';
 	const zone = readOptionalText.call(this, choice === 'custom' ? custom : choice, field, itemIndex);
 	if (choice === 'custom') {

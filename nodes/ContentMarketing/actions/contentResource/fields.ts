@@ -103,6 +103,8 @@ export const ctaField: INodeProperties = {
 	displayName: 'CTA Name or ID',
 	name: 'ctaId',
 	type: 'options',
+	// Added empty until an option is picked; see the Assigned To filter of Lead › Get Many.
+	allowArbitraryValues: true,
 	typeOptions: { loadOptionsMethod: 'getCtas' },
 	default: '',
 	description:

@@ -30,44 +30,51 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Archive',
 				value: 'archive',
-				description: 'Archive a published resource',
-				action: 'Archive a content resource',
+				description:
+					'Archive a published resource: its public link then answers 404, its data is kept',
+				action: 'Archive a published content resource',
 			},
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a resource from fields or upload a file',
-				action: 'Create a content resource',
+				description:
+					'Create a draft resource from fields or from an uploaded file; returns it with its ID',
+				action: 'Create a draft content resource from fields or an uploaded file',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Delete a resource irreversibly',
-				action: 'Delete a content resource',
+				description:
+					'Delete a resource irreversibly',
+				action: 'Delete a content resource permanently',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get a resource',
-				action: 'Get a content resource',
+				description:
+					'Get one resource by ID or public URL',
+				action: 'Get a content resource by ID or public URL',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many content resources',
-				action: 'Get many content resources',
+				description:
+					'Get many content resources, filtered by status, type, tag or search text and sorted',
+				action: 'Get many content resources filtered by status or type or tag or search text',
 			},
 			{
 				name: 'Publish',
 				value: 'publish',
-				description: 'Publish a draft',
-				action: 'Publish a content resource',
+				description:
+					'Publish a draft; returns the resource with its public URL',
+				action: 'Publish a draft content resource and return its public URL',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Update the metadata or the file of a resource',
-				action: 'Update a content resource',
+				description:
+					'Update the metadata or the file of a resource',
+				action: 'Update the metadata or file of a content resource',
 			},
 		],
 		default: 'get',

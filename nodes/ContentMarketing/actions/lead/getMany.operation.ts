@@ -24,6 +24,9 @@ const properties: INodeProperties[] = [
 				displayName: 'Assigned To Name or ID',
 				name: 'assigned_to',
 				type: 'options',
+				// An empty value until a user is picked: without this n8n's editor marks the just-added field
+				// red ("The value "" is not supported!"); the ID is still checked before any request.
+				allowArbitraryValues: true,
 				typeOptions: { loadOptionsMethod: 'getUsers' },
 				default: '',
 				description:

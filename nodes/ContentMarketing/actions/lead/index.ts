@@ -25,26 +25,47 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['lead'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a lead', action: 'Create a lead' },
-			{ name: 'Get', value: 'get', description: 'Get a lead', action: 'Get a lead' },
-			{ name: 'Get Many', value: 'getAll', description: 'Get many leads', action: 'Get many leads' },
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a lead from an e-mail address with optional name, company, job title, source and custom fields; returns the new lead with its ID, status and score',
+				action: 'Create a lead from an email address and optional contact details',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description:
+					'Get one lead by ID: e-mail, name, company, status, score, assignee, notes and custom fields',
+				action: 'Get a lead by ID with its status and score',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description:
+					'Get many leads, filtered by status, source, assignee, age or search text and sorted by score or date',
+				action: 'Get many leads filtered by status or source or search text and sorted by score or date',
+			},
 			{
 				name: 'Sync Many to CRM',
 				value: 'syncManyToCrm',
-				description: 'Push the leads of all input items to the CRM in batches of up to 100',
-				action: 'Sync many leads to the CRM',
+				description:
+					'Push the leads of all input items to the CRM in batches of up to 100; returns one result per lead',
+				action: 'Sync many leads to the CRM in batches and return each CRM record ID',
 			},
 			{
 				name: 'Sync to CRM',
 				value: 'syncToCrm',
-				description: 'Push a lead to the CRM configured for the account',
-				action: 'Sync a lead to the CRM',
+				description:
+					'Push a lead to the CRM configured for the account; returns the CRM record ID',
+				action: 'Sync a lead to the CRM and return its CRM record ID',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Update the status, assignee, notes or custom fields of a lead',
-				action: 'Update a lead',
+				description:
+					'Update the status, assignee, notes or custom fields of a lead; returns the updated lead',
+				action: 'Update the status or assignee or notes or custom fields of a lead',
 			},
 		],
 		default: 'getAll',

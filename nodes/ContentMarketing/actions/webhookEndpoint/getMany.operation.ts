@@ -28,6 +28,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Event Name or ID',
 				name: 'event',
 				type: 'options',
+				// Added empty until an option is picked; see the Assigned To filter of Lead › Get Many.
+				allowArbitraryValues: true,
 				typeOptions: { loadOptionsMethod: 'getEventTypes' },
 				default: '',
 				description:
