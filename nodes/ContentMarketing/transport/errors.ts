@@ -94,3 +94,16 @@ export function connectionApiError(node: INode, baseUrl: string, code: string | 
 		itemIndex,
 	});
 }
+
+/**
+ * The Base URL answered with a redirect to another origin. It is not followed: n8n would send the API key
+ * (and the request's data) along to that origin.
+ */
+export function redirectApiError(node: INode, baseUrl: string, targetOrigin: string, itemIndex?: number): NodeApiError {
+	const response: JsonObject = { message: 'redirect to another origin', location_origin: targetOrigin };
+	return new NodeApiError(node, response, {
+		message: withItem(`The Content Marketing API redirected the request to ${targetOrigin}`, itemIndex),
+		description: `${baseUrl} answered with a redirect to another origin (${targetOrigin}). The request was not sent there, so the API key did not leave ${baseUrl}. Check the Base URL in the credential: use the API's address exactly as shown in your console (e.g. with https://).`,
+		itemIndex,
+	});
+}
