@@ -114,7 +114,10 @@ export function paginate<T extends { id: string }, V>(
  * when `matches` accepts most entries.
  */
 export function paginateSorted<T, V>(
-	sorted: { entries: ReadonlyArray<{ value: SortValue; id: string; item: T }>; lowerBound(value: SortValue, id: string): number },
+	sorted: {
+		entries: ReadonlyArray<{ value: SortValue; id: string; item: T; dead?: boolean }>;
+		lowerBound(value: SortValue, id: string): number;
+	},
 	request: PageRequest,
 	matches: (item: T) => boolean,
 	view: (item: T) => V,
@@ -127,15 +130,17 @@ export function paginateSorted<T, V>(
 	if (after === undefined) position = ascending ? 0 : entries.length - 1;
 	else {
 		const bound = sorted.lowerBound(after.v, after.id);
-		const atCursor = entries[bound] !== undefined && compareKeys(entries[bound].value, entries[bound].id, after.v, after.id) === 0;
-		position = ascending ? (atCursor ? bound + 1 : bound) : bound - 1;
+		// Skip every entry equal to the cursor (a dead copy of the cursor's lead may sit beside the live one).
+		let next = bound;
+		while (next < entries.length && compareKeys(entries[next].value, entries[next].id, after.v, after.id) === 0) next++;
+		position = ascending ? next : bound - 1;
 	}
 	const step = ascending ? 1 : -1;
 	const page: Array<{ value: SortValue; id: string; item: T }> = [];
 	let hasMore = false;
 	for (; position >= 0 && position < entries.length; position += step) {
 		const entry = entries[position];
-		if (!matches(entry.item)) continue;
+		if (entry.dead === true || !matches(entry.item)) continue;
 		if (page.length === limit) {
 			hasMore = true;
 			break;

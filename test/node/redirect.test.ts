@@ -4,6 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { binary } from '../harness';
 import { CREDENTIAL, errorText, NodeTestBed } from './contentMarketingRun';
 
@@ -78,7 +80,7 @@ beforeEach(() => {
 	bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: base.url });
 });
 
-const cases: Array<[string, Record<string, unknown>, Parameters<typeof bed.run>[1]]> = [
+const cases: Array<[string, INodeParameters, Parameters<typeof bed.run>[1]]> = [
 	['Lead › Create (POST)', { resource: 'lead', operation: 'create', email: 'a@example.com' }, {}],
 	['Lead › Get Many (paging)', { resource: 'lead', operation: 'getAll', returnAll: true }, {}],
 	['Lead › Update (PATCH)', { resource: 'lead', operation: 'update', leadId: { __rl: true, mode: 'id', value: 'lead_abcdefabcdefabcdef' }, updateFields: { notes: 'x' } }, {}],

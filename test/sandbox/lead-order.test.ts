@@ -17,7 +17,7 @@ async function pageAll(query: string): Promise<string[]> {
 	const ids: string[] = [];
 	let cursor: string | null = null;
 	do {
-		const answer = await sandbox.api.get<ListPage<Lead>>(`/v1/leads?${query}&limit=23${cursor ? `&cursor=${cursor}` : ''}`);
+		const answer: { status: number; body: ListPage<Lead> } = await sandbox.api.get<ListPage<Lead>>(`/v1/leads?${query}&limit=23${cursor ? `&cursor=${cursor}` : ''}`);
 		expect(answer.status).toBe(200);
 		ids.push(...answer.body.data.map((lead) => lead.id));
 		cursor = answer.body.next_cursor;
