@@ -1,7 +1,8 @@
 // `npm run bench`: the figures of README "Rate limits and retries", measured in one run against the
 // sandbox (in this process) and a real n8n (the one the e2e check installs). Each figure is a ratio of
 // runs made in this run, rounds alternating the order of the variants. Prints the core count.
-//   BENCH_ROUNDS=2 (rounds of A, C, D)   BENCH_ONLY=A,B,C,D (a subset)
+//   BENCH_ROUNDS=2 (rounds of A, C, D)   BENCH_ONLY=A,B,C,D (a subset)   BENCH_LATENCIES=0,25 (of A)
+//   BENCH_PROFILE=<dir>: n8n runs with --cpu-prof, its profile is written to <dir> when it stops
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,11 +45,23 @@ async function main() {
 		prepareUserFolder(userFolder, { clean: true });
 		// Executions are not stored: the run's time is the nodes', not the database's (same for every variant).
 		const env = { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', EXECUTIONS_DATA_SAVE_ON_ERROR: 'none', N8N_PAYLOAD_SIZE_MAX: '64' };
+		const profileEnv = process.env.BENCH_PROFILE
+			? {
+					NODE_OPTIONS: `--require ${path.join(PROJECT_ROOT, 'bench', 'cpu-profile-preload.cjs')}`,
+					BENCH_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE),
+				}
+			: {};
+		/** Writes n8n's profile of everything since the last call (see cpu-profile-preload.cjs). */
+		const dumpProfile = async () => {
+			if (!process.env.BENCH_PROFILE) return;
+			process.kill(n8n.pid, 'SIGUSR2');
+			await new Promise((resolve) => setTimeout(resolve, 3000));
+		};
 		const opts = { userFolder, env };
 		await importJson('import:credentials', [{ ...CREDENTIAL, data: { apiKey: keys.full, baseUrl: sandbox.url } }], opts);
 		await importJson('import:workflow', [benchWorkflow({ sandboxUrl: sandbox.url, key: keys.full, otherKey: keys.other_account })], opts);
 		await runN8nOk(['publish:workflow', `--id=${WORKFLOW_ID}`], opts);
-		n8n = await startN8n({ userFolder, env });
+		n8n = await startN8n({ userFolder, env: { ...env, ...profileEnv } });
 		await n8n.ready;
 
 		const hook = async (name, items) => {
@@ -100,6 +113,7 @@ async function main() {
 		await reset();
 		await hook('node-create', emails(50, 'warm'));
 		await hook('http-create', emails(50, 'warmh'));
+		await dumpProfile();
 
 		const table = [];
 		const row = (figure, measured, target, met, note = '') => {
@@ -110,7 +124,7 @@ async function main() {
 
 		if (ONLY.has('A')) {
 			const N = 2000;
-			for (const lat of [0, 25]) {
+			for (const lat of (process.env.BENCH_LATENCIES ?? '0,25').split(',').map(Number)) {
 				const times = { node: [], http: [], raw: [] };
 				for (let round = 0; round < ROUNDS; round++) {
 					const order = round % 2 === 0 ? ['node', 'http', 'raw'] : ['raw', 'http', 'node'];
@@ -216,6 +230,7 @@ async function main() {
 			row('D peak memory growth 50k/5k', (m50 / Math.max(m5, 1)).toFixed(2), '≤ 11', m50 / Math.max(m5, 1) <= 11);
 		}
 
+		await dumpProfile();
 		log('');
 		log(`| figure | measured | target | | note |`);
 		log(`|---|---|---|---|---|`);

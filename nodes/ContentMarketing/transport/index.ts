@@ -19,7 +19,7 @@ import {
 	retryAfterDelay,
 } from './retry';
 import type { ApiContext } from './session';
-import { CREDENTIAL_TYPE, sessionOf } from './session';
+import { sessionOf } from './session';
 
 export type { ApiContext } from './session';
 export { CREDENTIAL_TYPE, normaliseBaseUrl } from './session';
@@ -97,8 +97,8 @@ function headerText(headers: IDataObject | undefined, name: string): string | un
 }
 
 /**
- * The one request path of the package (JSON, multipart, paging): authenticated by the credential read
- * once per execution, retried after 429 (after Retry-After, every sender of the execution pausing
+ * The one request path of the package (JSON, multipart, paging): authenticated with the header of the
+ * credential read once per execution (see SessionCredential), retried after 429 (after Retry-After, every sender of the execution pausing
  * together) and, for replayable requests only, after 5xx and broken connections; errors become
  * NodeApiErrors built from the service's answer alone. Redirects are followed only within the Base URL's
  * origin: n8n would send the API key along to another origin, so that is an error.
@@ -137,6 +137,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 			qs,
 			headers: {
 				Accept: 'application/json',
+				Authorization: credential.authorization,
 				...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}),
 				...(framed !== undefined
 					? {
@@ -159,9 +160,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 		const sent = limit.sent();
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: credential.decrypted,
-			})) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequest(options)) as IN8nHttpFullResponse;
 		} catch (error) {
 			discard();
 			// A missing credential or a cancelled execution, not a network failure.

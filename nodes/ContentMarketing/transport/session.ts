@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
@@ -16,8 +15,12 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFuncti
 /** The credential as decrypted once, with the base URL every request is made against. */
 export interface SessionCredential {
 	base: string;
-	/** Handed to n8n's authenticated request helper so that it does not read and decrypt it again. */
-	decrypted: ICredentialsDecrypted;
+	/**
+	 * The header the credential's `authenticate` declares (`Authorization: Bearer <API Key>`), made once:
+	 * n8n would read the credential from its database, decrypt it and evaluate the header's expression
+	 * for every request (measured: most of the node's own time per item in a real n8n).
+	 */
+	authorization: string;
 }
 
 /** What all requests of one node execution share: the credential, the adaptive limit and the upload slots. */
@@ -64,8 +67,6 @@ export function sessionOf(context: ApiContext): Session {
 async function readCredential(context: ApiContext): Promise<SessionCredential> {
 	const data = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl : undefined;
-	return {
-		base: normaliseBaseUrl(baseUrl),
-		decrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
-	};
+	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : '';
+	return { base: normaliseBaseUrl(baseUrl), authorization: `Bearer ${apiKey}` };
 }
