@@ -158,7 +158,10 @@ async function main() {
 			const refused = posts.filter((r) => r.status === 429).length;
 			const failed = body.filter((item) => item.error !== undefined).length;
 			await control('DELETE', '/_sandbox/faults');
+			// Counted without the limit (the counting reads would be refused too).
+			await control('PATCH', '/_sandbox/config', { rate_limit: null });
 			const created = await leadCount();
+			await control('PATCH', '/_sandbox/config', { rate_limit: { requests: 3000, window_seconds: 60 } });
 			const minimum = ((N - 3000) / 50) * 1000;
 			log(`B. ${N} Lead › Create, limit 3,000/60 s, 50 ms latency: ${(ms / 1000).toFixed(1)} s (minimum ${minimum / 1000} s), ${created} leads, ${failed} failed items, ${refused} of ${posts.length} requests answered 429`);
 			row('B time / minimum', (ms / minimum).toFixed(3), '≤ 1.15', ms / minimum <= 1.15);

@@ -43,7 +43,7 @@ test('with random latencies the output is in input order, each item paired with 
 	expect(result.items.map((item) => item.json.email)).toEqual(input.map((item) => item.json.email));
 	expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, index) => ({ item: index })));
 	expect(proxy.maxInFlight).toBeGreaterThan(1);
-	expect(proxy.maxInFlight).toBeLessThanOrEqual(50);
+	expect(proxy.maxInFlight).toBeLessThanOrEqual(100);
 	expect(await bed.allLeadIds()).toHaveLength(80);
 });
 

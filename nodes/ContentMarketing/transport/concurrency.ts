@@ -1,7 +1,7 @@
 import { sleepWithAbort } from 'n8n-workflow';
 
-/** Default of Options › Max Parallel Requests: enough to hide 25–50 ms of service latency. */
-export const DEFAULT_MAX_PARALLEL = 50;
+/** Default of Options › Max Parallel Requests: enough to hide 25–50 ms of latency also on a busy host. */
+export const DEFAULT_MAX_PARALLEL = 100;
 /** Highest value the option accepts. */
 export const MAX_PARALLEL_LIMIT = 200;
 /** Uploads hold a file's bytes while they are sent: never more than this many at once. */
@@ -11,7 +11,7 @@ export const MAX_PARALLEL_UPLOADS = 2;
 const INITIAL_LIMIT = 2;
 /** An answer is "slow" when it took more than this factor times the fastest recent answer, plus the slack. */
 const SLOW_FACTOR = 2;
-const SLOW_SLACK_MS = 25;
+const SLOW_SLACK_MS = 100;
 /** The fastest answer is forgotten after this many answers, so the limit follows a service that slowed down. */
 const MIN_RTT_WINDOW = 500;
 /** Multiplicative decrease on a 429, on a 5xx or broken connection, and on a slow answer. */
@@ -31,7 +31,7 @@ export interface Sent {
  * The number of requests in flight, adapted to the service's answers (AIMD with a latency signal, like
  * TCP congestion control): +1 per quick 2xx answer until the first decrease (doubling per round trip),
  * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 on an answer
- * slower than 2 × the fastest recent one + 25 ms. One decrease per round trip: answers to requests sent
+ * slower than 2 × the fastest recent one + 100 ms. One decrease per round trip: answers to requests sent
  * before the last decrease do not decrease again. Never above the cap, never below 1.
  *
  * A 429 also pauses every sender until its Retry-After has passed (docs/api-contract.md §9): the limit
