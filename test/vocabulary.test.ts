@@ -11,7 +11,7 @@ import type { RankingSort } from '../sandbox/src/behaviour/analytics-reports';
 import type { Granularity } from '../sandbox/src/behaviour/calendar';
 import type { LeadStatus } from '../sandbox/src/behaviour/host';
 import * as sandbox from '../sandbox/src/model';
-import { LEAD_SORTS } from '../sandbox/src/routes/leads';
+import { LEAD_SORTS } from '../sandbox/src/lead-order';
 import { RESOURCE_SORTS } from '../sandbox/src/routes/resources';
 import { sortOrder } from '../sandbox/src/validation';
 

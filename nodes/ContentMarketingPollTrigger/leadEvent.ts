@@ -5,16 +5,13 @@ import type { DeliveredEvent } from '../ContentMarketingTrigger/event';
 import { leadOf, passesFilters, toOutput } from '../ContentMarketingTrigger/event';
 import type { LeadFilters } from '../ContentMarketingTrigger/params';
 import { timeOf } from './position';
+import { isObject } from '../ContentMarketing/helpers/values';
 
 /** An event as the webhook delivers it (contract §10 body), whichever source it came from. */
 export interface LeadEvent extends DeliveredEvent {
 	createdAt: string;
 	/** Milliseconds of `createdAt`, for ordering. */
 	time: number;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An item of `GET /v1/events` (contract §14); a malformed one is an error, not skipped. */

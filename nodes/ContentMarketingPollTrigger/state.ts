@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Position } from './position';
+import { isObject } from '../ContentMarketing/helpers/values';
 
 /**
  * What the node keeps in its static data. n8n saves it when a poll returns items and after the first
@@ -16,10 +17,6 @@ import type { Position } from './position';
 export type PollState =
 	| { source: 'events'; events: Position }
 	| { source: 'leads'; created: Position; updatedAt: string; statuses: Record<string, string> };
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function readPosition(value: unknown): Position | undefined {
 	if (!isObject(value) || typeof value.at !== 'string' || Number.isNaN(Date.parse(value.at))) return undefined;

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SeenIds } from './eventDedupe';
 import { toSeenIds } from './eventDedupe';
+import { isObject } from '../ContentMarketing/helpers/values';
 
 /**
  * What the node keeps in its static data, per webhook URL:
@@ -19,10 +20,6 @@ export interface EndpointRecord {
 	id: string;
 	/** `whsec_...`, returned only by `POST /v1/webhooks` (contract §10). */
 	secret: string;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function endpointsOf(data: IDataObject): IDataObject {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { LeadFilters } from './params';
+import { isObject } from '../ContentMarketing/helpers/values';
 
 /** A delivery body (contract §10): `{ id, type, created_at, api_version, account_id, data }`. */
 export interface DeliveredEvent {
@@ -11,10 +12,6 @@ export interface DeliveredEvent {
 }
 
 const MAX_EVENT_ID_LENGTH = 255;
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Parses the verified raw body; undefined when it is not an event. */
 export function parseEvent(rawBody: Buffer): DeliveredEvent | undefined {

@@ -33,7 +33,7 @@ export function createBehaviourHost(sandbox: Sandbox): BehaviourHost {
 			),
 		setLeadScore: (leadId, score) => {
 			const lead = store.leads.get(leadId);
-			if (lead) lead.score = Math.min(100, Math.max(0, Math.round(score)));
+			if (lead) store.leadOrder.update(lead, () => (lead.score = Math.min(100, Math.max(0, Math.round(score)))));
 		},
 		setLeadBehaviour: (leadId, summary) => {
 			const lead = store.leads.get(leadId);

@@ -71,6 +71,7 @@ export function createLead(sandbox: Sandbox, accountId: string, input: NewLead):
 		visitor_id: input.visitor_id ?? null,
 	};
 	sandbox.store.leads.set(lead.id, lead);
+	sandbox.store.leadOrder.add(lead);
 	if (!sandbox.quiet) {
 		sandbox.crm.autoPush(lead, 'created');
 		sandbox.webhooks.emit(accountId, 'lead.created', { lead: leadView(lead) });
@@ -82,15 +83,17 @@ export function createLead(sandbox: Sandbox, accountId: string, input: NewLead):
 export function updateLead(sandbox: Sandbox, lead: StoredLead, patch: LeadPatch): StoredLead {
 	const now = sandbox.nowIso();
 	const previousStatus = lead.status;
-	if (patch.assigned_to !== undefined) lead.assigned_to = patch.assigned_to;
-	if (patch.notes !== undefined) lead.notes = patch.notes;
-	if (patch.custom_fields !== undefined) lead.custom_fields = mergeCustomFields(lead.custom_fields, patch.custom_fields);
 	const statusChanged = patch.status !== undefined && patch.status !== previousStatus;
-	if (patch.status !== undefined && statusChanged) {
-		lead.status = patch.status;
-		lead.status_history.push({ status: patch.status, at: now });
-	}
-	lead.updated_at = now;
+	sandbox.store.leadOrder.update(lead, () => {
+		if (patch.assigned_to !== undefined) lead.assigned_to = patch.assigned_to;
+		if (patch.notes !== undefined) lead.notes = patch.notes;
+		if (patch.custom_fields !== undefined) lead.custom_fields = mergeCustomFields(lead.custom_fields, patch.custom_fields);
+		if (patch.status !== undefined && statusChanged) {
+			lead.status = patch.status;
+			lead.status_history.push({ status: patch.status, at: now });
+		}
+		lead.updated_at = now;
+	});
 	if (statusChanged && !sandbox.quiet) {
 		sandbox.crm.autoPush(lead, 'status_changed');
 		sandbox.webhooks.emit(lead.account_id, 'lead.status_updated', {

@@ -43,6 +43,11 @@ function compareValues(a: SortValue, b: SortValue): number {
 	return a < b ? -1 : 1;
 }
 
+/** The order of keyset paging, ascending: by sort value (null first), then by id. */
+export function compareKeys(av: SortValue, aid: string, bv: SortValue, bid: string): number {
+	return compareValues(av, bv) || compareValues(aid, bid);
+}
+
 function encodeCursor(cursor: Cursor): string {
 	return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
@@ -100,5 +105,53 @@ export function paginate<T extends { id: string }, V>(
 		has_more: hasMore,
 		next_cursor:
 			hasMore && last ? encodeCursor({ s: request.sort, o: request.order, v: last.value, id: last.item.id }) : null,
+	};
+}
+
+/**
+ * One page from entries already sorted ascending by (value, id) (see lead-order.ts): a binary search to
+ * the cursor, then a scan in the requested order that stops after `limit + 1` matches. O(log n + page)
+ * when `matches` accepts most entries.
+ */
+export function paginateSorted<T, V>(
+	sorted: {
+		entries: ReadonlyArray<{ value: SortValue; id: string; item: T; dead?: boolean }>;
+		lowerBound(value: SortValue, id: string): number;
+	},
+	request: PageRequest,
+	matches: (item: T) => boolean,
+	view: (item: T) => V,
+): ListPage<V> {
+	const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+	const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, request.sort, request.order);
+	const { entries } = sorted;
+	const ascending = request.order === 'asc';
+	let position: number;
+	if (after === undefined) position = ascending ? 0 : entries.length - 1;
+	else {
+		const bound = sorted.lowerBound(after.v, after.id);
+		// Skip every entry equal to the cursor (a dead copy of the cursor's lead may sit beside the live one).
+		let next = bound;
+		while (next < entries.length && compareKeys(entries[next].value, entries[next].id, after.v, after.id) === 0) next++;
+		position = ascending ? next : bound - 1;
+	}
+	const step = ascending ? 1 : -1;
+	const page: Array<{ value: SortValue; id: string; item: T }> = [];
+	let hasMore = false;
+	for (; position >= 0 && position < entries.length; position += step) {
+		const entry = entries[position];
+		if (entry.dead === true || !matches(entry.item)) continue;
+		if (page.length === limit) {
+			hasMore = true;
+			break;
+		}
+		page.push(entry);
+	}
+	const last = page[page.length - 1];
+	return {
+		object: 'list',
+		data: page.map((entry) => view(entry.item)),
+		has_more: hasMore,
+		next_cursor: hasMore && last ? encodeCursor({ s: request.sort, o: request.order, v: last.value, id: last.id }) : null,
 	};
 }

@@ -1,4 +1,5 @@
 import { FIXED_CTAS, FIXED_USERS, fixedAccounts } from './fixtures';
+import { LeadOrder } from './lead-order';
 import type {
 	Account,
 	CrmPush,
@@ -19,6 +20,8 @@ export class Store {
 	readonly users = new Map<string, User>();
 	readonly ctas = new Map<string, Cta>();
 	readonly leads = new Map<string, StoredLead>();
+	/** The leads in the order of each list sort (contract §4); changed together with `leads`. */
+	readonly leadOrder = new LeadOrder();
 	readonly resources = new Map<string, StoredResource>();
 	readonly webhooks = new Map<string, WebhookEndpoint>();
 	/** Lead id → record id in the simulated CRM (stable across syncs). */
@@ -38,6 +41,7 @@ export class Store {
 		for (const map of [this.accounts, this.users, this.ctas, this.leads, this.resources, this.webhooks, this.crmRecords]) {
 			map.clear();
 		}
+		this.leadOrder.clear();
 		this.crmPushes.length = 0;
 		this.deliveries.length = 0;
 		this.events.length = 0;

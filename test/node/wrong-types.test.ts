@@ -291,8 +291,34 @@ function describedFields(): Set<string> {
 	return fields;
 }
 
+/**
+ * Options › Max Parallel Requests is read once for the node (it cannot differ per item), so a wrong type
+ * stops the node before any request, naming the field and item 0, whatever Continue On Fail says.
+ */
+const NODE_LEVEL_FIELD = 'options.maxParallelRequests';
+const nodeLevelOperations = () =>
+	[...describedFields()]
+		.filter((field) => field.endsWith(` › ${NODE_LEVEL_FIELD}`))
+		.map((field) => field.split(' › ')[0]);
+
+test.each(nodeLevelOperations())('%s › options.maxParallelRequests: an object stops the node before any request', async (name) => {
+	const [resource, operation] = name.split('.');
+	// The table's bases leave out the field each case puts in; the locators are the only such required fields.
+	const locators = { lead: { leadId: LEAD }, contentResource: { resourceId: RESOURCE }, webhookEndpoint: { webhookId: WEBHOOK } };
+	const base = {
+		...(locators as Record<string, INodeParameters>)[resource],
+		...TABLE.find((entry) => entry.operation === name)?.base,
+	};
+	const parameters = merge({ resource, operation, ...base }, { options: { maxParallelRequests: OBJECT.expression } });
+	const result = await bed.run(parameters, { continueOnFail: true, input: [{ json: {} }, { json: {} }] });
+
+	expect(result.error?.message).toBe(`Max Parallel Requests: expected a whole number from 1 to 200, got ${OBJECT.shown} [item 0]`);
+	expect(await bed.requests()).toEqual([]);
+});
+
 test('the table covers every field of every operation', () => {
 	const covered = new Set(TABLE.map((entry) => `${entry.operation} › ${entry.field}`));
+	for (const operation of nodeLevelOperations()) covered.add(`${operation} › ${NODE_LEVEL_FIELD}`);
 	const missing = [...describedFields()].filter((field) => !covered.has(field));
 	expect(missing).toEqual([]);
 	expect(covered.size).toBeGreaterThan(100);

@@ -3,13 +3,14 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as analytics from './analytics';
 import * as contentResource from './contentResource';
 import * as lead from './lead';
+import { withMaxParallelRequests } from './maxParallel';
 import * as webhookEndpoint from './webhookEndpoint';
 
 /**
  * The node's parameters: the resource selector and each resource's operations. The rest of the node type
  * description stays in ContentMarketing.node.ts, where n8n's scanner checks it.
  */
-export const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = withMaxParallelRequests([
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -27,4 +28,4 @@ export const properties: INodeProperties[] = [
 	...contentResource.description,
 	...analytics.description,
 	...webhookEndpoint.description,
-];
+]);

@@ -7,9 +7,9 @@ import { NodeOperationError } from 'n8n-workflow';
 /** Anything with `getNode()`: execute, load-options and hook contexts. */
 export type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
 
-/** The message with the input item it is about: `<message> [item N]`. */
-export function withItem(message: string, itemIndex: number): string {
-	return `${message} [item ${itemIndex}]`;
+/** The message with the input item it is about: `<message> [item N]` (as it is when no item is known). */
+export function withItem(message: string, itemIndex: number | undefined): string {
+	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
 }
 
 /** "item 3", "items 0–99" or "items 0–4, 7, 9–12": the input items, as ranges. */

@@ -1,6 +1,9 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { withItem } from '../helpers/itemErrors';
+import { isObject, trimmedText } from '../helpers/values';
+
 /** The service's error, read from the body shapes of §3 and §11. */
 export interface ServiceError {
 	status: number;
@@ -27,38 +30,26 @@ const HINT_BY_STATUS: Record<number, string> = {
 	429: 'The rate limit was still exceeded after several retries; try again later or with fewer items.',
 };
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
 export function readServiceError(status: number, body: unknown, headers?: IDataObject): ServiceError {
 	const envelope = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : {};
 	const plain = typeof body === 'string' ? body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300) : undefined;
 	const code =
-		text(envelope.code) ??
-		(isObject(body) ? text(body.error) : undefined) ??
+		trimmedText(envelope.code) ??
+		(isObject(body) ? trimmedText(body.error) : undefined) ??
 		CODE_BY_STATUS[status] ??
 		(status >= 500 ? 'server_error' : `http_${status}`);
 	const message =
-		text(envelope.message) ??
-		(isObject(body) ? text(body.message) : undefined) ??
-		text(plain) ??
+		trimmedText(envelope.message) ??
+		(isObject(body) ? trimmedText(body.message) : undefined) ??
+		trimmedText(plain) ??
 		`The service answered HTTP ${status}`;
 	return {
 		status,
 		code,
 		message,
-		requestId: text(envelope.request_id) ?? text(headers?.['x-request-id']),
-		param: text(envelope.param),
+		requestId: trimmedText(envelope.request_id) ?? trimmedText(headers?.['x-request-id']),
+		param: trimmedText(envelope.param),
 	};
-}
-
-function withItem(message: string, itemIndex: number | undefined): string {
-	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
 }
 
 /** A NodeApiError made only from the service's answer: no request options, so no credential, can leak into it. */
@@ -91,6 +82,19 @@ export function connectionApiError(node: INode, baseUrl: string, code: string | 
 	return new NodeApiError(node, response, {
 		message: withItem('Could not connect to the Content Marketing API', itemIndex),
 		description: `${code ?? 'Network error'} while calling ${baseUrl}. Check the Base URL in the credential and that the service is reachable.`,
+		itemIndex,
+	});
+}
+
+/**
+ * The Base URL answered with a redirect to another origin. It is not followed: n8n would send the API key
+ * (and the request's data) along to that origin.
+ */
+export function redirectApiError(node: INode, baseUrl: string, targetOrigin: string, itemIndex?: number): NodeApiError {
+	const response: JsonObject = { message: 'redirect to another origin', location_origin: targetOrigin };
+	return new NodeApiError(node, response, {
+		message: withItem(`The Content Marketing API redirected the request to ${targetOrigin}`, itemIndex),
+		description: `${baseUrl} answered with a redirect to another origin (${targetOrigin}). The request was not sent there, so the API key did not leave ${baseUrl}. Check the Base URL in the credential: use the API's address exactly as shown in your console (e.g. with https://).`,
 		itemIndex,
 	});
 }

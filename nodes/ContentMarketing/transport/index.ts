@@ -1,44 +1,53 @@
 import { randomUUID } from 'node:crypto';
 import type {
 	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	IPollFunctions,
-	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/items';
-import { connectionApiError, readServiceError, serviceApiError } from './errors';
+import { connectionApiError, readServiceError, redirectApiError, serviceApiError } from './errors';
 import { readPage } from './paging';
-import { backoffDelay, isReplayable, isTransientNetworkError, MAX_RETRIES, networkErrorCode, retryAfterDelay } from './retry';
+import {
+	backoffDelay,
+	isReplayable,
+	isTransientNetworkError,
+	MAX_RETRIES,
+	networkErrorCode,
+	retryAfterDelay,
+} from './retry';
+import type { ApiContext } from './session';
+import { sessionOf } from './session';
+import { isObject } from '../helpers/values';
 
-export const CREDENTIAL_TYPE = 'contentMarketingApi';
-/** Page size used for Return All (§4 maximum). */
+export type { ApiContext } from './session';
+export { CREDENTIAL_TYPE, normaliseBaseUrl } from './session';
+
+/** Page size used for Return All (docs/api-contract.md §4 maximum). */
 export const MAX_PAGE_SIZE = 100;
 /** A request that has not answered after this long fails (and is retried when replayable). */
 const REQUEST_TIMEOUT_MS = 60_000;
-
-export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions
-	| IPollFunctions;
+/** Redirects within the Base URL's origin that are followed (by the core itself, see `send`). */
+const MAX_REDIRECTS = 5;
 
 export interface ApiRequestOptions {
-	/** JSON body, or a FormData for multipart uploads (never retried after a 5xx or a broken connection). */
-	body?: IDataObject | IDataObject[] | FormData;
+	/** JSON body. */
+	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
 	/** The item the request is made for; named in errors. */
 	itemIndex?: number;
-	/** Sent as `Idempotency-Key` (§8). Every non-multipart POST gets a fresh key per call when none is given, so it can be retried safely. */
+	/** Sent as `Idempotency-Key` (docs/api-contract.md §8). Every JSON POST gets a fresh key per call when none is given, so it can be retried safely. */
 	idempotencyKey?: string;
 	headers?: IDataObject;
+}
+
+/** A `multipart/form-data` body, built anew for every attempt (a stream can be sent only once). */
+export interface MultipartSource {
+	build(): Promise<{ contentType: string; contentLength?: number; body: Buffer | { destroy(): void } }>;
+	/** Added to the description of a connection failure. */
+	connectionHint?: string;
 }
 
 export interface ApiRequestAllItemsOptions {
@@ -47,26 +56,16 @@ export interface ApiRequestAllItemsOptions {
 	itemIndex?: number;
 }
 
-interface ContentMarketingCredential {
-	baseUrl?: string;
-}
-
-/** The credential's base URL without trailing slashes and without a trailing `/v1` (every path starts with it). */
-export function normaliseBaseUrl(baseUrl: string | undefined): string {
-	return (baseUrl ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
-}
-
-function isPlainBody(body: ApiRequestOptions['body']): body is IDataObject | IDataObject[] {
-	return typeof body === 'object' && body !== null && (Array.isArray(body) || Object.getPrototypeOf(body) === Object.prototype);
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What the core sends: a JSON request, or a multipart one. */
+interface CoreRequest extends ApiRequestOptions {
+	method: IHttpRequestMethods;
+	path: string;
+	multipart?: MultipartSource;
 }
 
 const ENVELOPE_KEYS = ['data', 'object', 'meta', 'request_id', 'links'];
 
-/** §11: a single object may come wrapped as `{ "data": { ... } }`. Lists (an array in `data`) are left alone. */
+/** docs/api-contract.md §11: a single object may come wrapped as `{ "data": { ... } }`. Lists (an array in `data`) are left alone. */
 function unwrap(body: unknown): unknown {
 	if (isObject(body) && isObject(body.data) && Object.keys(body).every((key) => ENVELOPE_KEYS.includes(key))) {
 		return body.data;
@@ -74,8 +73,155 @@ function unwrap(body: unknown): unknown {
 	return body;
 }
 
-function cancelSignal(context: ApiContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+/** Answers of requests sent without `json: true` (multipart) arrive as text or a Buffer. */
+function parseJson(body: unknown): unknown {
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+	if (typeof text !== 'string') return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function isEmpty(body: unknown): boolean {
+	return body === '' || body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0);
+}
+
+function headerText(headers: IDataObject | undefined, name: string): string | undefined {
+	const value = headers?.[name];
+	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+}
+
+/**
+ * The one request path of the package (JSON, multipart, paging): authenticated with the header of the
+ * credential read once per execution (see SessionCredential), retried after 429 (after Retry-After, every sender of the execution pausing
+ * together) and, for replayable requests only, after 5xx and broken connections; errors become
+ * NodeApiErrors built from the service's answer alone. Redirects are followed only within the Base URL's
+ * origin: n8n would send the API key along to another origin, so that is an error.
+ */
+async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
+	const session = sessionOf(this);
+	const { itemIndex, multipart, method } = request;
+	let credential;
+	try {
+		credential = await session.credential();
+	} catch (error) {
+		throw asNodeError(this.getNode(), error, itemIndex);
+	}
+	const { base } = credential;
+	const origin = originOf(base);
+	const idempotencyKey =
+		request.idempotencyKey ?? (method === 'POST' && multipart === undefined ? randomUUID() : undefined);
+	const replayable = isReplayable(method, idempotencyKey !== undefined, multipart !== undefined);
+	const { signal, limit } = session;
+
+	let url = `${base}${request.path}`;
+	let qs = request.qs;
+	let currentMethod = method;
+	let redirects = 0;
+	/** Set once an attempt failed in a way that may have reached the service (5xx, broken connection). */
+	let mayHaveBeenProcessed = false;
+	for (let attempt = 0; ; attempt++) {
+		await limit.whenOpen();
+		const framed = multipart === undefined || currentMethod === 'GET' ? undefined : await multipart.build();
+		const discard = () => {
+			if (framed !== undefined && !Buffer.isBuffer(framed.body)) framed.body.destroy();
+		};
+		const options: IHttpRequestOptions = {
+			method: currentMethod,
+			url,
+			qs,
+			headers: {
+				Accept: 'application/json',
+				Authorization: credential.authorization,
+				...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}),
+				...(framed !== undefined
+					? {
+							'Content-Type': framed.contentType,
+							...(framed.contentLength !== undefined ? { 'Content-Length': framed.contentLength } : {}),
+						}
+					: {}),
+				...request.headers,
+			},
+			body: (framed?.body ?? (currentMethod === 'GET' ? undefined : request.body)) as IHttpRequestOptions['body'],
+			json: multipart === undefined,
+			timeout: REQUEST_TIMEOUT_MS,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// Redirects are handled below; following them in axios would also keep a streamed file in memory.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+		};
+
+		const sent = limit.sent();
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequest(options)) as IN8nHttpFullResponse;
+		} catch (error) {
+			discard();
+			// A missing credential or a cancelled execution, not a network failure.
+			if (error instanceof NodeOperationError || signal?.aborted) throw asNodeError(this.getNode(), error, itemIndex);
+			limit.answered(sent, 'error');
+			if (replayable && attempt < MAX_RETRIES && isTransientNetworkError(error)) {
+				mayHaveBeenProcessed = true;
+				await sleepWithAbort(backoffDelay(attempt), signal);
+				continue;
+			}
+			// n8n-core's own error may carry the request options (and so the Authorization header): not passed on.
+			const apiError = connectionApiError(this.getNode(), base, networkErrorCode(error), itemIndex);
+			if (multipart?.connectionHint) apiError.description = `${apiError.description ?? ''} ${multipart.connectionHint}`;
+			throw apiError;
+		}
+
+		const { statusCode, headers } = response;
+		const body = multipart === undefined ? response.body : parseJson(response.body);
+		if (statusCode >= 200 && statusCode < 300) {
+			limit.answered(sent, 'ok');
+			return (isEmpty(body) ? {} : unwrap(body)) as T;
+		}
+		discard();
+		const location = statusCode >= 300 && statusCode < 400 ? headerText(headers, 'location') : undefined;
+		if (location !== undefined) {
+			const target = new URL(location, url);
+			if (target.origin !== origin) throw redirectApiError(this.getNode(), base, target.origin, itemIndex);
+			if (++redirects > MAX_REDIRECTS) {
+				throw serviceApiError(this.getNode(), readServiceError(statusCode, body, headers), itemIndex);
+			}
+			// 303 (and 301/302 after a POST, as browsers do) continue as a GET; 307/308 repeat the request.
+			if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && currentMethod === 'POST')) {
+				currentMethod = 'GET';
+			}
+			url = target.href;
+			qs = undefined;
+			attempt--;
+			continue;
+		}
+		// The earlier attempt deleted it, only its answer was lost.
+		if (statusCode === 404 && method === 'DELETE' && mayHaveBeenProcessed) return {} as T;
+		limit.answered(sent, statusCode === 429 ? 'rate_limited' : statusCode >= 500 ? 'error' : 'ok');
+		const retry =
+			attempt < MAX_RETRIES && !signal?.aborted && (statusCode === 429 || (statusCode >= 500 && replayable));
+		if (retry) {
+			if (statusCode === 429) {
+				// docs/api-contract.md §9: the limit is per key, so every sender of this execution waits.
+				await limit.pauseFor(retryAfterDelay(headers) ?? backoffDelay(attempt), signal);
+			} else {
+				mayHaveBeenProcessed = true;
+				await sleepWithAbort(backoffDelay(attempt), signal);
+			}
+			continue;
+		}
+		throw serviceApiError(this.getNode(), readServiceError(statusCode, body, headers), itemIndex);
+	}
+}
+
+function originOf(base: string): string {
+	try {
+		return new URL(base).origin;
+	} catch {
+		return base;
+	}
 }
 
 /**
@@ -102,75 +248,29 @@ export async function apiRequest<T>(
 	path: string,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const { baseUrl } = await this.getCredentials<ContentMarketingCredential>(CREDENTIAL_TYPE);
-	const base = normaliseBaseUrl(baseUrl);
-	const isMultipart = options.body !== undefined && !isPlainBody(options.body);
-	const idempotencyKey =
-		options.idempotencyKey ?? (method === 'POST' && !isMultipart ? randomUUID() : undefined);
-	const replayable = isReplayable(method, idempotencyKey !== undefined, isMultipart);
+	return await send.call<ApiContext, [CoreRequest], Promise<T>>(this, { ...options, method, path });
+}
 
-	const request: IHttpRequestOptions = {
-		method,
-		url: `${base}${path}`,
-		qs: options.qs,
-		headers: {
-			Accept: 'application/json',
-			...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}),
-			...options.headers,
-		},
-		body: options.body as IHttpRequestOptions['body'],
-		json: !isMultipart,
-		timeout: REQUEST_TIMEOUT_MS,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
-
-	const signal = cancelSignal(this);
-	/** Set once an attempt failed in a way that may have reached the service (5xx, broken connection). */
-	let mayHaveBeenProcessed = false;
-	for (let attempt = 0; ; attempt++) {
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-			)) as IN8nHttpFullResponse;
-		} catch (error) {
-			// A missing credential or a cancelled execution, not a network failure.
-			if (error instanceof NodeOperationError || signal?.aborted) throw asNodeError(this.getNode(), error, options.itemIndex);
-			if (replayable && attempt < MAX_RETRIES && isTransientNetworkError(error)) {
-				mayHaveBeenProcessed = true;
-				await sleepWithAbort(backoffDelay(attempt), signal);
-				continue;
-			}
-			// n8n-core's own error may carry the request options (and so the Authorization header): not passed on.
-			throw connectionApiError(this.getNode(), base, networkErrorCode(error), options.itemIndex);
-		}
-
-		const { statusCode, headers, body } = response;
-		if (statusCode >= 200 && statusCode < 300) {
-			return (body === '' || body === undefined || body === null ? {} : unwrap(body)) as T;
-		}
-		// The earlier attempt deleted it, only its answer was lost.
-		if (statusCode === 404 && method === 'DELETE' && mayHaveBeenProcessed) return {} as T;
-		const retry =
-			attempt < MAX_RETRIES &&
-			!signal?.aborted &&
-			(statusCode === 429 || (statusCode >= 500 && replayable));
-		if (retry) {
-			if (statusCode !== 429) mayHaveBeenProcessed = true;
-			await sleepWithAbort(
-				statusCode === 429 ? (retryAfterDelay(headers) ?? backoffDelay(attempt)) : backoffDelay(attempt),
-				signal,
-			);
-			continue;
-		}
-		throw serviceApiError(this.getNode(), readServiceError(statusCode, body, headers), options.itemIndex);
+/** A multipart request (docs/api-contract.md §6 uploads) through the same core; never replayed after a 5xx or a broken connection (§8). */
+export async function apiMultipartRequest(
+	this: ApiContext,
+	method: 'POST' | 'PUT',
+	path: string,
+	multipart: MultipartSource,
+	itemIndex: number,
+): Promise<IDataObject> {
+	// An upload holds its file's bytes while they are sent: at most MAX_PARALLEL_UPLOADS at once.
+	const { uploads } = sessionOf(this);
+	await uploads.acquire();
+	try {
+		const answer = await send.call<ApiContext, [CoreRequest], Promise<unknown>>(this, { method, path, multipart, itemIndex });
+		return isObject(answer) ? answer : {};
+	} finally {
+		uploads.release();
 	}
 }
 
-/** All items of a list endpoint (or the first `limit`), following `next_cursor` with pages of up to 100. */
+/** All items of a list endpoint (or the first `limit`), following `next_cursor` with pages of up to 100, one page after the other. */
 export async function apiRequestAllItems<T = IDataObject>(
 	this: ApiContext,
 	path: string,
@@ -201,7 +301,7 @@ export async function apiRequestAllItems<T>(
 			itemIndex,
 		});
 		const page = readPage<T>(body);
-		results.push(...page.items);
+		for (const item of page.items) results.push(item);
 		cursor = page.next;
 		// A service that repeats a cursor (or sends one with an empty page) would page forever.
 		if (cursor !== undefined && (seenCursors.has(cursor) || page.items.length === 0)) break;

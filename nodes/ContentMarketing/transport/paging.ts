@@ -1,13 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
+import { isObject } from '../helpers/values';
 
 export interface Page<T> {
 	items: T[];
 	/** Cursor for the next page; undefined on the last page. */
 	next?: string;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A `next` that is a whole URL carries the cursor as a query parameter. */

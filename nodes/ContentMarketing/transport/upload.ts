@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { sleepWithAbort } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { connectionApiError, readServiceError, serviceApiError } from './errors';
-import { CREDENTIAL_TYPE, normaliseBaseUrl } from './index';
-import { backoffDelay, MAX_RETRIES, networkErrorCode, retryAfterDelay } from './retry';
+import { apiMultipartRequest } from './index';
 
 /** The Node.js Readable that `getBinaryStream` returns (typed without importing node:stream). */
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
@@ -91,20 +88,9 @@ export async function buildMultipartBody(fields: Record<string, string>, file?: 
 	};
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** §11: a single object may come wrapped as `{ "data": { ... } }`. */
-function unwrap(body: unknown): IDataObject {
-	if (isObject(body) && isObject(body.data) && body.id === undefined) return body.data;
-	return isObject(body) ? body : {};
-}
-
 /**
- * A multipart request (§6 uploads), authenticated by the credential. Unlike `apiRequest`, the body is built
- * anew for each attempt, because a stream can be sent only once. Only 429 is retried (§9: a 429 had no
- * effect); a 5xx or a broken connection is not, since an upload is never replayed by Idempotency-Key (§8).
+ * A multipart request (docs/api-contract.md §6 uploads) through the transport's one request core; the
+ * body is framed anew for each attempt, because a stream can be sent only once.
  */
 export async function apiUpload(
 	this: IExecuteFunctions,
@@ -114,57 +100,17 @@ export async function apiUpload(
 	file: MultipartFile | undefined,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const { baseUrl } = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
-	const base = normaliseBaseUrl(baseUrl);
-	const signal = this.getExecutionCancelSignal();
-
-	for (let attempt = 0; ; attempt++) {
-		const { contentType, contentLength, body } = await buildMultipartBody(fields, file);
-		const request: IHttpRequestOptions = {
-			method,
-			url: `${base}${path}`,
-			headers: {
-				Accept: 'application/json',
-				'Content-Type': contentType,
-				...(contentLength !== undefined ? { 'Content-Length': contentLength } : {}),
-			},
-			body,
-			// Following redirects makes axios keep every sent chunk for a possible re-send: the whole file in memory.
-			disableFollowRedirect: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		};
-
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
-		} catch (error) {
-			if (!Buffer.isBuffer(body)) body.destroy();
-			const apiError = connectionApiError(this.getNode(), base, networkErrorCode(error), itemIndex);
-			if (file !== undefined) {
-				apiError.description = `${apiError.description ?? ''} The connection may also have been closed by the service while the file "${file.fileName}" was being uploaded, e.g. because it is over the plan's size limit. The upload was not retried.`;
-			}
-			throw apiError;
-		}
-
-		const { statusCode, headers, body: answer } = response;
-		if (statusCode >= 200 && statusCode < 300) return unwrap(parseJson(answer));
-		if (!Buffer.isBuffer(body)) body.destroy();
-		if (statusCode === 429 && attempt < MAX_RETRIES && !signal?.aborted) {
-			await sleepWithAbort(retryAfterDelay(headers) ?? backoffDelay(attempt), signal);
-			continue;
-		}
-		throw serviceApiError(this.getNode(), readServiceError(statusCode, parseJson(answer), headers), itemIndex);
-	}
-}
-
-/** Without `json: true` the answer may arrive as text or a Buffer. */
-function parseJson(body: unknown): unknown {
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
-	if (typeof text !== 'string') return text;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
+	return await apiMultipartRequest.call(
+		this,
+		method,
+		path,
+		{
+			build: async () => await buildMultipartBody(fields, file),
+			connectionHint:
+				file === undefined
+					? undefined
+					: `The connection may also have been closed by the service while the file "${file.fileName}" was being uploaded, e.g. because it is over the plan's size limit. The upload was not retried.`,
+		},
+		itemIndex,
+	);
 }

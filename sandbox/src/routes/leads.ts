@@ -6,7 +6,8 @@ import type { RequestAuth } from '../behaviour/host';
 import { ApiError } from '../errors';
 import { createLead, mergeCustomFields, updateLead } from '../lead-service';
 import { LEAD_STATUSES, SOURCE_CHANNELS, type StoredLead } from '../model';
-import { paginate, pagingQuery } from '../paging';
+import { LEAD_SORTS } from '../lead-order';
+import { paginateSorted, pagingQuery } from '../paging';
 import { apiRoute } from '../route';
 import type { Sandbox } from '../sandbox';
 import { DAY_MS } from '../time';
@@ -50,8 +51,6 @@ const patchBody = z
 		message: 'at least one of status, assigned_to, notes, custom_fields is required',
 	});
 
-export const LEAD_SORTS = ['created_at', 'updated_at', 'score', 'email', 'name'] as const;
-
 const listQuery = z
 	.object({
 		days: intQuery(1, 365).optional(),
@@ -77,7 +76,6 @@ export function registerLeadRoutes(app: FastifyInstance, sandbox: Sandbox): void
 			const since = query.days === undefined ? undefined : sandbox.clock.now().getTime() - query.days * DAY_MS;
 			const q = query.q?.toLowerCase();
 			const matches = (lead: StoredLead) =>
-				lead.account_id === auth.accountId &&
 				(since === undefined || Date.parse(lead.created_at) >= since) &&
 				(query.status === undefined || lead.status === query.status) &&
 				(query.source_resource_id === undefined || lead.source_resource_id === query.source_resource_id) &&
@@ -85,8 +83,7 @@ export function registerLeadRoutes(app: FastifyInstance, sandbox: Sandbox): void
 				(query.assigned_to === undefined || lead.assigned_to === query.assigned_to) &&
 				(q === undefined ||
 					[lead.email, lead.name, lead.company].some((text) => text !== null && text.toLowerCase().includes(q)));
-			const items = [...sandbox.store.leads.values()].filter(matches);
-			return paginate(items, query, (lead) => lead[query.sort], leadView);
+			return paginateSorted(sandbox.store.leadOrder.sorted(auth.accountId, query.sort), query, matches, leadView);
 		},
 	});
 

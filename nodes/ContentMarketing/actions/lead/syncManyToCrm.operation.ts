@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { NodeError } from '../../helpers/items';
-import { asNodeError, errorItem } from '../../helpers/items';
+import { asNodeError, errorItem, runInParallel } from '../../helpers/items';
 import { describeItems, withItem, withItems, withoutItems } from '../../helpers/itemErrors';
 import { getLocatorId } from '../../helpers/locator';
 import { isObject, trimmedText } from '../../helpers/values';
@@ -34,7 +34,7 @@ interface Entry {
 interface ChunkFailure {
 	error: NodeError;
 	itemIndexes: number[];
-	/** Whether earlier batches of this run were synced before this one failed. */
+	/** Whether other batches of this run were synced. */
 	afterSyncedBatches: boolean;
 }
 
@@ -102,7 +102,7 @@ function chunkError(this: IExecuteFunctions, failure: ChunkFailure, itemIndex?: 
 	const description = [
 		error.description,
 		`The whole batch call failed: none of the leads of ${items} was synced.`,
-		itemIndex === undefined && afterSyncedBatches ? 'The leads of the earlier batches were synced.' : undefined,
+		itemIndex === undefined && afterSyncedBatches ? 'The leads of the other batches sent were synced.' : undefined,
 	]
 		.filter(Boolean)
 		.join(' · ');
@@ -134,29 +134,39 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	const ids = [...new Set(entries.flatMap((entry) => (entry.leadId === undefined ? [] : [entry.leadId])))];
 	const outcomes = new Map<string, Outcome>();
-	for (let start = 0; start < ids.length; start += BATCH_SIZE) {
-		const chunk = ids.slice(start, start + BATCH_SIZE);
-		try {
-			const answer = await apiRequest.call(this, 'POST', '/v1/leads/batch-sync-crm', { body: { lead_ids: chunk } });
-			const results = resultsById(answer, chunk);
+	const chunks: string[][] = [];
+	for (let start = 0; start < ids.length; start += BATCH_SIZE) chunks.push(ids.slice(start, start + BATCH_SIZE));
+	// The batches are sent in parallel like items (Options › Max Parallel Requests); the first failed one stops new ones.
+	const answers = await runInParallel.call(
+		this,
+		chunks.length,
+		async (index) => await apiRequest.call(this, 'POST', '/v1/leads/batch-sync-crm', { body: { lead_ids: chunks[index] } }),
+		{ stopOnError: !continueOnFail },
+	);
+	const synced = answers.some((answer) => answer !== undefined && 'value' in answer);
+	chunks.forEach((chunk, index) => {
+		const answer = answers[index];
+		if (answer === undefined) return;
+		if ('value' in answer) {
+			const results = resultsById(answer.value, chunk);
 			for (const id of chunk) {
 				const result = results.get(id);
 				if (result === undefined) outcomes.set(id, { failure: { error: { code: 'missing_result', message: 'The service returned no result for this lead' } } });
 				else if (result.synced === false) outcomes.set(id, { failure: result });
 				else outcomes.set(id, { result });
 			}
-		} catch (error) {
-			const inChunk = new Set(chunk);
-			const chunkFailure: ChunkFailure = {
-				error: asNodeError(this.getNode(), error),
-				// Every item whose lead was in the chunk, repeated leads included.
-				itemIndexes: entries.flatMap((entry) => (entry.leadId !== undefined && inChunk.has(entry.leadId) ? [entry.itemIndex] : [])),
-				afterSyncedBatches: start > 0,
-			};
-			if (!continueOnFail) throw chunkError.call(this, chunkFailure);
-			for (const id of chunk) outcomes.set(id, { chunkFailure });
+			return;
 		}
-	}
+		const inChunk = new Set(chunk);
+		const chunkFailure: ChunkFailure = {
+			error: asNodeError(this.getNode(), answer.error),
+			// Every item whose lead was in the chunk, repeated leads included.
+			itemIndexes: entries.flatMap((entry) => (entry.leadId !== undefined && inChunk.has(entry.leadId) ? [entry.itemIndex] : [])),
+			afterSyncedBatches: synced,
+		};
+		if (!continueOnFail) throw chunkError.call(this, chunkFailure);
+		for (const id of chunk) outcomes.set(id, { chunkFailure });
+	});
 
 	const output: INodeExecutionData[] = [];
 	for (const { itemIndex, leadId, error } of entries) {

@@ -1,0 +1,196 @@
+import { sleepWithAbort } from 'n8n-workflow';
+
+/** Default of Options › Max Parallel Requests: enough to hide 25–50 ms of latency also on a busy host. */
+export const DEFAULT_MAX_PARALLEL = 100;
+/** Highest value the option accepts. */
+export const MAX_PARALLEL_LIMIT = 200;
+/** Uploads hold a file's bytes while they are sent: never more than this many at once. */
+export const MAX_PARALLEL_UPLOADS = 2;
+
+/** The limit starts low and doubles each round trip while answers are 2xx and quick (slow start). */
+const INITIAL_LIMIT = 2;
+/** An answer is "slow" when it took more than this factor times the fastest recent answer, plus the slack. */
+const SLOW_FACTOR = 2;
+const SLOW_SLACK_MS = 100;
+/** The fastest answer is forgotten after this many answers, so the limit follows a service that slowed down. */
+const MIN_RTT_WINDOW = 500;
+/** Multiplicative decrease on a 429, on a 5xx or broken connection, and on a slow answer. */
+const DECREASE_RATE_LIMITED = 0.5;
+const DECREASE_ERROR = 0.75;
+const DECREASE_SLOW = 0.9;
+
+export type AnswerKind = 'ok' | 'rate_limited' | 'error';
+
+/** A request as the limiter sees it: when it was sent, in the order of all requests of the execution. */
+export interface Sent {
+	sequence: number;
+	at: number;
+}
+
+/**
+ * The number of requests in flight, adapted to the service's answers (AIMD with a latency signal, like
+ * TCP congestion control): +1 per quick 2xx answer until the first decrease (doubling per round trip),
+ * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 on an answer
+ * slower than 2 × the fastest recent one + 100 ms. One decrease per round trip: answers to requests sent
+ * before the last decrease do not decrease again. Never above the cap, never below 1.
+ *
+ * A 429 also pauses every sender until its Retry-After has passed (docs/api-contract.md §9): the limit
+ * is per API key, so one sender's 429 is everyone's.
+ */
+export class AdaptiveLimit {
+	private limit = INITIAL_LIMIT;
+	private slowStartUntil = Number.POSITIVE_INFINITY;
+	private inFlight = 0;
+	private readonly waiters: Array<() => void> = [];
+	private sequence = 0;
+	private lastDecreaseSequence = -1;
+	private minRtt = Number.POSITIVE_INFINITY;
+	private windowMinRtt = Number.POSITIVE_INFINITY;
+	private windowCount = 0;
+	private pause: Promise<void> | undefined;
+	private pauseEnds = 0;
+
+	constructor(private cap = DEFAULT_MAX_PARALLEL) {
+		this.limit = Math.min(INITIAL_LIMIT, cap);
+	}
+
+	/** The cap (Max Parallel Requests); 1 makes the loop run one item at a time. */
+	setCap(cap: number): void {
+		this.cap = Math.max(1, Math.floor(cap));
+		this.limit = Math.min(this.limit, this.cap);
+		this.wake();
+	}
+
+	/** How many slots are open now (for tests and benchmarks). */
+	get current(): number {
+		return Math.max(1, Math.floor(this.limit));
+	}
+
+	get active(): number {
+		return this.inFlight;
+	}
+
+	/** Waits for a free slot and for the end of a rate-limit pause; rejects when `signal` aborts. */
+	async acquire(signal?: AbortSignal): Promise<void> {
+		for (;;) {
+			signal?.throwIfAborted();
+			if (this.pause !== undefined) {
+				await this.pause;
+				continue;
+			}
+			if (this.inFlight < this.current) {
+				this.inFlight++;
+				return;
+			}
+			// `wake` takes the slot for the waiter before it resolves, so no other caller can take it first.
+			await new Promise<void>((resolve, reject) => {
+				const waiter = () => {
+					signal?.removeEventListener('abort', onAbort);
+					this.inFlight++;
+					resolve();
+				};
+				const onAbort = () => {
+					const index = this.waiters.indexOf(waiter);
+					if (index >= 0) this.waiters.splice(index, 1);
+					reject(signal?.reason ?? new Error('aborted'));
+				};
+				this.waiters.push(waiter);
+				signal?.addEventListener('abort', onAbort, { once: true });
+			});
+			return;
+		}
+	}
+
+	release(): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		this.wake();
+	}
+
+	/** Waits while a rate-limit pause is on (every request attempt calls it before it is sent). */
+	async whenOpen(): Promise<void> {
+		while (this.pause !== undefined) await this.pause;
+	}
+
+	/** Marks a request as sent; hand the result to `answered`. */
+	sent(): Sent {
+		return { sequence: this.sequence++, at: Date.now() };
+	}
+
+	/** Adapts the limit to one answer. */
+	answered(request: Sent, kind: AnswerKind): void {
+		const latency = Date.now() - request.at;
+		if (kind === 'ok') {
+			this.observeRtt(latency);
+			if (latency > SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS) this.decrease(request, DECREASE_SLOW);
+			else this.increase();
+			return;
+		}
+		this.decrease(request, kind === 'rate_limited' ? DECREASE_RATE_LIMITED : DECREASE_ERROR);
+	}
+
+	/** Every sender waits `ms` (a 429's Retry-After); a later end extends the pause, an earlier one is inside it. */
+	pauseFor(ms: number, signal?: AbortSignal): Promise<void> {
+		const ends = Date.now() + ms;
+		if (this.pause !== undefined && ends <= this.pauseEnds) return this.pause;
+		const extra = this.pause === undefined ? ms : ends - this.pauseEnds;
+		const previous = this.pause ?? Promise.resolve();
+		this.pauseEnds = ends;
+		const pause: Promise<void> = previous
+			.then(async () => await sleepWithAbort(extra, signal))
+			.finally(() => {
+				if (this.pause === pause) this.pause = undefined;
+				this.wake();
+			});
+		// A cancelled pause rejects for whoever awaits it; nobody else must see an unhandled rejection.
+		pause.catch(() => undefined);
+		this.pause = pause;
+		return pause;
+	}
+
+	private observeRtt(latency: number): void {
+		this.windowMinRtt = Math.min(this.windowMinRtt, latency);
+		this.minRtt = Math.min(this.minRtt, latency);
+		if (++this.windowCount >= MIN_RTT_WINDOW) {
+			this.minRtt = this.windowMinRtt;
+			this.windowMinRtt = Number.POSITIVE_INFINITY;
+			this.windowCount = 0;
+		}
+	}
+
+	private increase(): void {
+		const step = this.limit < this.slowStartUntil ? 1 : 1 / this.limit;
+		this.limit = Math.min(this.cap, this.limit + step);
+		this.wake();
+	}
+
+	private decrease(request: Sent, factor: number): void {
+		if (request.sequence <= this.lastDecreaseSequence) return;
+		this.lastDecreaseSequence = this.sequence - 1;
+		this.limit = Math.max(1, this.limit * factor);
+		this.slowStartUntil = this.limit;
+	}
+
+	private wake(): void {
+		while (this.waiters.length > 0 && this.pause === undefined && this.inFlight < this.current) {
+			this.waiters.shift()?.();
+		}
+	}
+}
+
+/** A plain counting semaphore (uploads). */
+export class Semaphore {
+	private used = 0;
+	private readonly waiters: Array<() => void> = [];
+
+	constructor(private readonly size: number) {}
+
+	async acquire(): Promise<void> {
+		while (this.used >= this.size) await new Promise<void>((resolve) => this.waiters.push(resolve));
+		this.used++;
+	}
+
+	release(): void {
+		this.used--;
+		this.waiters.shift()?.();
+	}
+}

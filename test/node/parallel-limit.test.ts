@@ -1,0 +1,68 @@
+// The adaptive limit of requests in flight (transport/concurrency.ts): slow start, additive increase,
+// multiplicative decrease once per round trip, the cap, and the pause every sender waits for after a 429.
+import { AdaptiveLimit } from '../../dist/nodes/ContentMarketing/transport/concurrency';
+
+function okRound(limit: AdaptiveLimit, count = limit.current): void {
+	const sent = Array.from({ length: count }, () => limit.sent());
+	for (const request of sent) limit.answered(request, 'ok');
+}
+
+test('starts at 2, doubles per round trip of quick answers, and stops at the cap', () => {
+	const limit = new AdaptiveLimit(50);
+	expect(limit.current).toBe(2);
+	okRound(limit);
+	expect(limit.current).toBe(4);
+	okRound(limit);
+	expect(limit.current).toBe(8);
+	for (let round = 0; round < 10; round++) okRound(limit);
+	expect(limit.current).toBe(50);
+});
+
+test('a 429 halves the limit once for the requests that were in flight together, then it grows additively (about one per round trip)', () => {
+	const limit = new AdaptiveLimit(64);
+	for (let round = 0; round < 5; round++) okRound(limit);
+	expect(limit.current).toBe(64);
+	const inFlight = Array.from({ length: 64 }, () => limit.sent());
+	for (const request of inFlight) limit.answered(request, 'rate_limited');
+	expect(limit.current).toBe(32);
+	okRound(limit);
+	okRound(limit);
+	expect(limit.current).toBe(33);
+	// A 429 to a request sent after the decrease decreases again.
+	limit.answered(limit.sent(), 'rate_limited');
+	expect(limit.current).toBe(16);
+});
+
+test('a 5xx or broken connection decreases by a quarter; the limit never goes below 1', () => {
+	const limit = new AdaptiveLimit(8);
+	for (let round = 0; round < 3; round++) okRound(limit);
+	limit.answered(limit.sent(), 'error');
+	expect(limit.current).toBe(6);
+	for (let i = 0; i < 20; i++) limit.answered(limit.sent(), 'rate_limited');
+	expect(limit.current).toBe(1);
+});
+
+test('the cap 1 keeps one request in flight; a second acquire waits for the release', async () => {
+	const limit = new AdaptiveLimit(1);
+	await limit.acquire();
+	let second = false;
+	const waiting = limit.acquire().then(() => {
+		second = true;
+	});
+	await Promise.resolve();
+	expect(second).toBe(false);
+	limit.release();
+	await waiting;
+	expect(second).toBe(true);
+	expect(limit.active).toBe(1);
+});
+
+test('acquire waits while a Retry-After pause is on; a cancelled execution stops waiting at once', async () => {
+	const limit = new AdaptiveLimit(4);
+	const controller = new AbortController();
+	void limit.pauseFor(10_000, controller.signal);
+	const waiting = limit.acquire(controller.signal);
+	controller.abort();
+	await expect(waiting).rejects.toBeDefined();
+	expect(limit.active).toBe(0);
+});
