@@ -17,7 +17,7 @@ const BUILT_NODES = [
 	'dist/credentials/ContentMarketingApi.credentials.js',
 ];
 
-function buildPackage() {
+export function buildPackage() {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], {
 			cwd: PROJECT_ROOT,
@@ -45,13 +45,16 @@ export function createStack({ userFolder }) {
 		sandbox: undefined,
 		smtp: undefined,
 
-		/** `afterBuild`: steps to run once dist/ is fresh, before anything is started. */
-		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild }) {
+		/**
+		 * `afterBuild`: steps to run once dist/ is fresh, before anything is started. `build: false`
+		 * when the caller has just built the package.
+		 */
+		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild, build = true }) {
 			await step(`install n8n ${N8N_VERSION} if needed`, async () => {
 				const { skipped, seconds } = await installN8n();
 				return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
 			});
-			await step('build the package (node scripts/build.mjs)', buildPackage);
+			if (build) await step('build the package (node scripts/build.mjs)', buildPackage);
 			await afterBuild?.();
 
 			stack.sandbox = await step('start the sandbox with the demo data', async () => {
