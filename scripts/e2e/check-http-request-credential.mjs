@@ -8,11 +8,13 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 
 import { CREDENTIALS } from './examples.mjs';
-import { executeWorkflow, importJson, nodeOutput, ownerCookie } from './n8n.mjs';
+import { executeWorkflow, nodeOutput, ownerCookie } from './n8n.mjs';
 
 export const HTTP_WORKFLOW_ID = 'cmE2eHttpRequestCred';
 const LOOPBACK_CREDENTIAL = { id: 'cmE2eLoopbackCred01', name: 'Content Marketing (loopback origin)', type: 'contentMarketingApi' };
 const LOOPBACK_KEY = `cm_e2e_loopback_${randomBytes(12).toString('hex')}`;
+/** The two loopback listeners of this run (set by prepare). */
+let listeners;
 
 /** A loopback HTTP listener that records every request; `/redirect` answers 307 to `redirectTo`. */
 function startListener() {
@@ -65,15 +67,23 @@ function httpWorkflow({ sandboxUrl, otherUrl, baseListenerUrl }) {
 const authorizationOf = (request) => request.headers.authorization;
 const holdsKey = (request, key) => JSON.stringify(request.headers).includes(key);
 
-async function requestsThroughCredential(stack) {
+/** Starts the two listeners; the loopback credential and the workflow to import with the examples'. */
+async function prepare(stack) {
 	const other = await startListener(); // "another origin"
 	const base = await startListener(); // Base URL of the loopback credential; redirects to `other`
 	stack.onClose(() => other.close());
 	stack.onClose(() => base.close());
 	base.redirectTo = `${other.url}/landing?from=redirect`;
+	listeners = { other, base };
+	return {
+		credentials: [{ ...LOOPBACK_CREDENTIAL, data: { apiKey: LOOPBACK_KEY, baseUrl: base.url } }],
+		workflows: [httpWorkflow({ sandboxUrl: stack.sandbox.url, otherUrl: other.url, baseListenerUrl: base.url })],
+	};
+}
+
+async function requestsThroughCredential(stack) {
+	const { other, base } = listeners;
 	const opts = { userFolder: stack.userFolder, env: stack.n8nEnv };
-	await importJson('import:credentials', [{ ...LOOPBACK_CREDENTIAL, data: { apiKey: LOOPBACK_KEY, baseUrl: base.url } }], opts);
-	await importJson('import:workflow', [httpWorkflow({ sandboxUrl: stack.sandbox.url, otherUrl: other.url, baseListenerUrl: base.url })], opts);
 
 	const { client } = stack.sandbox;
 	const mark = (await client.control('GET', '/_sandbox/requests')).length;
@@ -147,10 +157,12 @@ async function offeredInEditor(stack, n8n) {
 	const fields = ours.properties.map((p) => p.name);
 	assert.ok(fields.includes('allowedHttpRequestDomains'), `n8n adds "Allowed HTTP Request Domains": ${fields.join(', ')}`);
 
-	// the credential's Test (the editor's button) still tells a good key from a refused one
+	// the credential's Test (the editor's button, on the saved credential with the key edited) still
+	// tells a good key from a refused one
+	const { id, name } = CREDENTIALS.contentMarketing;
 	const test = async (apiKey) =>
 		(await restJson(n8n, cookie, 'POST', '/rest/credentials/test', {
-			credentials: { id: 'e2e-unsaved', name: 'test', type: ours.name, data: { apiKey, baseUrl: stack.sandbox.url } },
+			credentials: { id, name, type: ours.name, data: { apiKey, baseUrl: stack.sandbox.url } },
 		})).data;
 	const good = await test(stack.sandbox.keys.full);
 	assert.equal(good.status, 'OK', `Test with the full key: ${JSON.stringify(good)}`);
@@ -161,6 +173,7 @@ async function offeredInEditor(stack, n8n) {
 
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
+	prepare: ({ stack }) => prepare(stack),
 	async beforeStart({ stack, step }) {
 		await step('HTTP Request node + the credential: Bearer to the Base URL origin only', () => requestsThroughCredential(stack));
 	},

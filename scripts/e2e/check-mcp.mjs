@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { CREDENTIALS } from './examples.mjs';
-import { importJson, runN8nOk } from './n8n.mjs';
+import { runN8nOk } from './n8n.mjs';
 
 export const MCP_WORKFLOW_ID = 'cmE2eMcpServerTools';
 const MCP_PATH = 'content-marketing-e2e';
@@ -214,11 +214,10 @@ async function badInput(stack, n8n) {
 
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
+	prepare: () => ({ workflows: [mcpWorkflow()] }),
 	async beforeStart({ stack, step }) {
-		await step('MCP Server Trigger + Content Marketing tools: import and publish', async () => {
-			const opts = { userFolder: stack.userFolder, env: stack.n8nEnv };
-			await importJson('import:workflow', [mcpWorkflow()], opts);
-			await runN8nOk(['publish:workflow', `--id=${MCP_WORKFLOW_ID}`], opts);
+		await step('MCP Server Trigger + Content Marketing tools: publish', async () => {
+			await runN8nOk(['publish:workflow', `--id=${MCP_WORKFLOW_ID}`], { userFolder: stack.userFolder, env: stack.n8nEnv });
 			return { detail: MCP_WORKFLOW_ID };
 		});
 	},

@@ -9,8 +9,9 @@
 // helpers read n8n's own sqlite3 and files with the right Node. Exits non-zero, naming the release
 // and the failed step, on any failure.
 //
-// A check is a module whose default export has `beforeStart(ctx)` (headless: `n8n execute`,
-// import, publish) and/or `whileRunning(ctx)` (with `n8n start` up: ctx.n8n), each running its own
+// A check is a module whose default export may have `prepare(ctx)` (sandbox and SMTP sink up: returns
+// `{ credentials, workflows }` to import with the examples'), `beforeStart(ctx)` (headless: `n8n
+// execute`, publish) and `whileRunning(ctx)` (with `n8n start` up: ctx.n8n), each running its own
 // `ctx.step(title, fn)`s; ctx = { stack, step, n8n }. Hooks run in the order of CHECKS.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -47,6 +48,15 @@ async function checkOneRelease() {
 			step,
 			build: process.env.E2E_PACKAGE_BUILT !== '1',
 			afterBuild: () => step('example workflows use node types, versions and parameters that exist', checkExampleParameters),
+			moreImports: async () => {
+				const more = { credentials: [], workflows: [] };
+				for (const check of checks) {
+					const { credentials = [], workflows = [] } = (await check.prepare?.(ctx)) ?? {};
+					more.credentials.push(...credentials);
+					more.workflows.push(...workflows);
+				}
+				return more;
+			},
 		});
 		for (const check of checks) await check.beforeStart?.(ctx);
 		ctx.n8n = await step('n8n start', () => startServer(stack));

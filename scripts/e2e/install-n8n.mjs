@@ -315,15 +315,70 @@ async function ensureTools(rt) {
  */
 export async function installN8n({ version = N8N_VERSION, force = false } = {}) {
 	const rt = n8nRuntime(version);
-	const t0 = Date.now();
-	if (!force && isInstalled(version)) {
+	const installed = async () => {
+		if (force || !isInstalled(version)) return false;
 		const sqlite = await checkSqlite(rt);
 		if (sqlite.ok) {
 			log(`n8n ${version} already installed in ${path.relative(PROJECT_ROOT, rt.dir)} (marker ok, sqlite ${sqlite.output}); nothing to do`);
-			return { skipped: true, seconds: 0, version };
+			return true;
 		}
 		log(`marker present but sqlite3 does not load (${sqlite.output}); reinstalling`);
+		return false;
+	};
+	if (await installed()) return { skipped: true, seconds: 0, version };
+	// .cache may be shared by several checkouts: one install at a time, then look again
+	return await withInstallLock(async () => {
+		if (await installed()) return { skipped: true, seconds: 0, version };
+		return await install(rt, { force });
+	});
+}
+
+function processAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
 	}
+}
+
+/** Runs fn holding .cache/.install-n8n.lock (a directory with the holder's pid; a dead holder's is taken over). */
+async function withInstallLock(fn) {
+	const lock = path.join(CACHE_DIR, '.install-n8n.lock');
+	const pidFile = path.join(lock, 'pid');
+	fs.mkdirSync(CACHE_DIR, { recursive: true });
+	for (let waited = 0; ; waited++) {
+		try {
+			fs.mkdirSync(lock);
+			fs.writeFileSync(pidFile, String(process.pid));
+			break;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			let holder = NaN;
+			try {
+				holder = Number(fs.readFileSync(pidFile, 'utf8'));
+			} catch {
+				// just created: the holder writes its pid next
+			}
+			if (holder > 0 && !processAlive(holder)) {
+				log(`removing the lock of a finished install (pid ${holder})`);
+				fs.rmSync(lock, { recursive: true, force: true });
+				continue;
+			}
+			if (waited % 30 === 0) log(`another install runs (pid ${holder || '?'}); waiting for it`);
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		fs.rmSync(lock, { recursive: true, force: true });
+	}
+}
+
+async function install(rt, { force }) {
+	const { version } = rt;
+	const t0 = Date.now();
 	if (!rt.toolsDir) {
 		const [major, minor] = process.versions.node.split('.').map(Number);
 		if (major < 20 || (major === 20 && minor < 19)) {

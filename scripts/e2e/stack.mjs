@@ -47,9 +47,10 @@ export function createStack({ userFolder }) {
 
 		/**
 		 * `afterBuild`: steps to run once dist/ is fresh, before anything is started. `build: false`
-		 * when the caller has just built the package.
+		 * when the caller has just built the package. `moreImports()`: `{ credentials, workflows }` to
+		 * import with the examples' (one CLI command each: every n8n command costs seconds).
 		 */
-		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild, build = true }) {
+		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild, build = true, moreImports }) {
 			await step(`install n8n ${N8N_VERSION} if needed`, async () => {
 				const { skipped, seconds } = await installN8n();
 				return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
@@ -73,15 +74,17 @@ export function createStack({ userFolder }) {
 				return { detail: `${path.relative(PROJECT_ROOT, installed.installDir)} (${installed.files.length} entries)` };
 			});
 			const opts = { userFolder, env: stack.n8nEnv };
+			const more = (await moreImports?.()) ?? {};
 			await step('import the credentials (Content Marketing -> sandbox, SMTP -> sink)', async () => {
-				await importJson(
-					'import:credentials',
-					credentialsFor({ sandboxUrl: stack.sandbox.url, apiKey: stack.sandbox.keys.full, smtpPort: stack.smtp.port }),
-					opts,
-				);
+				const credentials = [
+					...credentialsFor({ sandboxUrl: stack.sandbox.url, apiKey: stack.sandbox.keys.full, smtpPort: stack.smtp.port }),
+					...(more.credentials ?? []),
+				];
+				await importJson('import:credentials', credentials, opts);
+				return { detail: credentials.map((c) => c.id).join(', ') };
 			});
 			await step('import the example workflows', async () => {
-				const workflows = workflowsFor({ sandboxUrl: stack.sandbox.url });
+				const workflows = [...workflowsFor({ sandboxUrl: stack.sandbox.url }), ...(more.workflows ?? [])];
 				await importJson('import:workflow', workflows, opts);
 				return { detail: workflows.map((w) => w.id).join(', ') };
 			});
