@@ -96,12 +96,15 @@ async function checkEveryRelease(versions) {
 	const progress = createProgress({ prefix: 'e2e' });
 	const results = [];
 	try {
-		for (const version of versions) {
-			await progress.step(`install n8n ${version} if needed`, async () => {
-				const { skipped, seconds } = await installN8n({ version });
-				return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
-			});
-		}
+		// both at once on a fresh machine: downloads overlap, and the store is shared
+		await Promise.all(
+			versions.map((version) =>
+				progress.step(`install n8n ${version} if needed`, async () => {
+					const { skipped, seconds } = await installN8n({ version });
+					return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
+				}),
+			),
+		);
 		await progress.step('build the package (node scripts/build.mjs)', buildPackage);
 	} catch (error) {
 		console.error(`\ne2e FAILED in step "${error.step}":\n${error.stack ?? error}`);

@@ -326,8 +326,8 @@ export async function installN8n({ version = N8N_VERSION, force = false } = {}) 
 		return false;
 	};
 	if (await installed()) return { skipped: true, seconds: 0, version };
-	// .cache may be shared by several checkouts: one install at a time, then look again
-	return await withInstallLock(async () => {
+	// .cache may be shared by several checkouts: one install of a release at a time, then look again
+	return await withInstallLock(rt, async () => {
 		if (await installed()) return { skipped: true, seconds: 0, version };
 		return await install(rt, { force });
 	});
@@ -342,9 +342,12 @@ function processAlive(pid) {
 	}
 }
 
-/** Runs fn holding .cache/.install-n8n.lock (a directory with the holder's pid; a dead holder's is taken over). */
-async function withInstallLock(fn) {
-	const lock = path.join(CACHE_DIR, '.install-n8n.lock');
+/**
+ * Runs fn holding .cache/.install-n8n-<version>.lock (a directory with the holder's pid; a dead
+ * holder's lock is taken over). Different releases may install at once: pnpm's store is safe for that.
+ */
+async function withInstallLock(rt, fn) {
+	const lock = path.join(CACHE_DIR, `.install-n8n-${rt.version}.lock`);
 	const pidFile = path.join(lock, 'pid');
 	fs.mkdirSync(CACHE_DIR, { recursive: true });
 	for (let waited = 0; ; waited++) {
@@ -488,7 +491,7 @@ if (isMain) {
 		process.exit(missing.length ? 1 : 0);
 	}
 	try {
-		for (const version of versions) await installN8n({ version, force: args.includes('--force') });
+		await Promise.all(versions.map((version) => installN8n({ version, force: args.includes('--force') })));
 	} catch (err) {
 		fail(`${err.message}\n  Re-run with --force to start from scratch.`);
 	}
