@@ -33,10 +33,12 @@ export async function checkEndpoint(stack, n8n) {
 	const url = triggerWebhookUrl(n8n.baseUrl);
 	// n8n 2.41 activates published workflows after "Editor is now accessible" (its publication
 	// service runs in the background); 2.8.4 before it. Wait for the activation to reach the sandbox.
-	let all = [];
-	for (const deadline = Date.now() + ACTIVATION_TIMEOUT_MS; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-		all = (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
-		if (all.some((e) => e.url === url)) break;
+	const endpoints = async () => (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+	const deadline = Date.now() + ACTIVATION_TIMEOUT_MS;
+	let all = await endpoints();
+	while (!all.some((e) => e.url === url) && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 250));
+		all = await endpoints();
 	}
 	const ours = all.filter((e) => e.url === url);
 	assert.equal(ours.length, 1, `one endpoint for ${url}; the sandbox has: ${JSON.stringify(all.map((e) => e.url))}`);
