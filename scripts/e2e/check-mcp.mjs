@@ -204,8 +204,9 @@ async function badInput(stack, n8n) {
 		const refused = await call(stack, client, TOOLS.createLead, { email: 'not-an-email', name: 'Bad Input', company: 'Nowhere' });
 		assert.equal(refused.isError, true, `a malformed e-mail is a tool error: ${refused.text}`);
 		assert.match(refused.text, /e-?mail/i, `the error names the field: ${refused.text}`);
-		const sent = (await sandbox.control('GET', '/_sandbox/requests')).slice(mark).filter((r) => r.path.startsWith('/v1/leads'));
-		assert.deepEqual(sent, [], 'nothing was sent to the service');
+		// (the published trigger example may still be syncing the lead created above: only creates count)
+		const sent = (await sandbox.control('GET', '/_sandbox/requests')).slice(mark).filter((r) => r.method === 'POST' && r.path === '/v1/leads');
+		assert.deepEqual(sent, [], 'no lead was sent to the service');
 		return { detail: refused.text.split('\n')[0].slice(0, 160) };
 	} finally {
 		await client.close();
@@ -224,6 +225,6 @@ export default {
 	async whileRunning({ stack, step, n8n }) {
 		await step('MCP client: the tool variants are listed with one input per $fromAI()', () => listTools(stack, n8n));
 		await step('MCP client: create a lead, hottest leads, funnel = the sandbox', () => callTools(stack, n8n));
-		await step('MCP client: a malformed e-mail is a clear tool error, nothing sent', () => badInput(stack, n8n));
+		await step('MCP client: a malformed e-mail is a clear tool error, no lead sent', () => badInput(stack, n8n));
 	},
 };
