@@ -1,10 +1,48 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+
+/** Origin of a URL, or undefined when it is not an absolute http(s) URL. */
+function originOf(url: unknown, base?: unknown): string | undefined {
+	const href = typeof url === 'object' && url !== null && 'href' in url ? url.href : url;
+	if (typeof href !== 'string') return undefined;
+	try {
+		const parsed = typeof base === 'string' && base !== '' ? new URL(href, base) : new URL(href);
+		return /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Where a request goes: n8n passes `url` (+ `baseURL`), the HTTP Request node's legacy options `uri`. */
+function targetOrigin(request: IHttpRequestOptions): string | undefined {
+	const legacy = request as IHttpRequestOptions & { uri?: unknown; baseUrl?: unknown };
+	return originOf(request.url || legacy.uri, request.baseURL || legacy.baseUrl);
+}
+
+/**
+ * The key goes only to the Base URL's origin (docs/api-contract.md §2): n8n applies this to every
+ * request made with the credential, including the HTTP Request node's *Predefined Credential Type*,
+ * where the user types any URL. A request elsewhere is sent without the key, and no request hands it
+ * on across origins on a redirect (n8n-core re-adds `Authorization` on cross-origin redirects unless
+ * `sendCredentialsOnCrossOriginRedirect` is false).
+ */
+async function bearerForBaseUrlOriginOnly(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const request: IHttpRequestOptions = { ...requestOptions, sendCredentialsOnCrossOriginRedirect: false };
+	const allowed = originOf(credentials.baseUrl);
+	if (allowed === undefined || targetOrigin(request) !== allowed) return request;
+	request.headers = { ...request.headers, Authorization: `Bearer ${String(credentials.apiKey)}` };
+	return request;
+}
 
 export class ContentMarketingApi implements ICredentialType {
 	name = 'contentMarketingApi';
@@ -36,14 +74,12 @@ export class ContentMarketingApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * An own property, not a method: n8n serves credential types to the editor from copies of their
+	 * own properties, and the HTTP Request node offers a type under *Predefined Credential Type* only
+	 * when `authenticate` is among them.
+	 */
+	authenticate: IAuthenticate = bearerForBaseUrlOriginOnly;
 
 	// n8n 2.8.4's tester shows its generic "Authorization failed" for a test request that fails, whatever
 	// rules match the status (it finds no response on the error). So the request never fails on an HTTP

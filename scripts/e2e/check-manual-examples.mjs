@@ -184,3 +184,13 @@ export async function checkTour(stack) {
 	assert.deepEqual(pushes.map((p) => p.reason).sort(), ['created', 'manual'], 'the new lead reached the CRM on create and on sync');
 	return { detail: `${hot.length} hot leads, ${expectedFunnel.funnel_steps.length} funnel steps, ${channels.length} channels, ${lead.id} synced` };
 }
+
+/** The check as scripts/e2e/check.mjs runs it: each example with `n8n execute`, before n8n starts. */
+export default {
+	async beforeStart({ stack, step }) {
+		await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
+		await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));
+		await step('weekly-analytics-digest: n8n execute', () => checkDigest(stack));
+		await step('content-marketing-tour: n8n execute', () => checkTour(stack));
+	},
+};

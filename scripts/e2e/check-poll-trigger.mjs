@@ -118,3 +118,9 @@ export async function checkPollTrigger(stack, step, n8n) {
 	});
 	return current;
 }
+
+export default {
+	async whileRunning(ctx) {
+		ctx.n8n = await checkPollTrigger(ctx.stack, ctx.step, ctx.n8n);
+	},
+};

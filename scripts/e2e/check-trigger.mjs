@@ -7,6 +7,7 @@ import { findNode, readExample, WORKFLOWS } from './examples.mjs';
 import { executionData, listExecutions, ownerCookie, runN8nOk, startN8n, waitForExecutions } from './n8n.mjs';
 
 const SETTLE_MS = 4_000;
+const ACTIVATION_TIMEOUT_MS = 60_000;
 const SALES = 'sales@example.com';
 
 /** The URL n8n registers for the trigger node (fixed webhookId in the workflow JSON). */
@@ -30,7 +31,15 @@ export async function startServer(stack, { port } = {}) {
 /** Exactly one endpoint for the trigger's URL, subscribed to lead.created, and no other endpoint. */
 export async function checkEndpoint(stack, n8n) {
 	const url = triggerWebhookUrl(n8n.baseUrl);
-	const all = (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+	// n8n 2.41 activates published workflows after "Editor is now accessible" (its publication
+	// service runs in the background); 2.8.4 before it. Wait for the activation to reach the sandbox.
+	const endpoints = async () => (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+	const deadline = Date.now() + ACTIVATION_TIMEOUT_MS;
+	let all = await endpoints();
+	while (!all.some((e) => e.url === url) && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 250));
+		all = await endpoints();
+	}
 	const ours = all.filter((e) => e.url === url);
 	assert.equal(ours.length, 1, `one endpoint for ${url}; the sandbox has: ${JSON.stringify(all.map((e) => e.url))}`);
 	assert.equal(all.length, 1, 'no other endpoint registered');
@@ -181,3 +190,16 @@ export async function checkTestWebhook(stack, n8n, endpoint) {
 	assert.equal(released.status, 404, 'the test webhook URL is released');
 	return { detail: `${test[0].id} created and deleted, execution ${manual[0].id} (manual)` };
 }
+
+/** The check as scripts/e2e/check.mjs runs it: published before n8n starts, then driven live. */
+export default {
+	async beforeStart({ stack, step }) {
+		await step('new-lead-to-crm-and-email: publish', () => publishTrigger(stack));
+	},
+	async whileRunning({ stack, step, n8n }) {
+		const endpoint = await step('one webhook endpoint registered in the sandbox', () => checkEndpoint(stack, n8n));
+		await step('company lead -> 1 execution, CRM sync, sales e-mail', () => checkCompanyLead(stack, endpoint));
+		await step('lead without company -> 1 execution, stopped by the filter', () => checkFilteredLead(stack, endpoint));
+		await step('test webhook: listen, 1 manual execution, test endpoint deleted', () => checkTestWebhook(stack, n8n, endpoint));
+	},
+};

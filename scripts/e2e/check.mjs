@@ -1,51 +1,130 @@
-// npm run test:e2e: the examples on a real n8n 2.8.4 against the sandbox, end to end.
-// Installs n8n if needed, builds the package, runs the Manual-Trigger examples headless, then the
-// trigger example under `n8n start`. Exits non-zero, naming the failed step, on any failure.
+// npm run test:e2e: the package inside a real n8n against the sandbox, end to end, on every n8n
+// release in N8N_VERSIONS (2.8.4 on this Node, the newest 2.41.x on Node 24 from npm).
+//
+//   node scripts/e2e/check.mjs                  # every release: install if needed, build once, check
+//   node scripts/e2e/check.mjs --n8n=2.41.3     # one release
+//
+// The parent installs each release and builds the package, then runs this same file once per
+// release in a child process on the Node that runs that n8n (E2E_N8N_VERSION says which), so the
+// helpers read n8n's own sqlite3 and files with the right Node. Exits non-zero, naming the release
+// and the failed step, on any failure.
+//
+// A check is a module whose default export may have `prepare(ctx)` (sandbox and SMTP sink up: returns
+// `{ credentials, workflows }` to import with the examples'), `beforeStart(ctx)` (headless: `n8n
+// execute`, publish) and `whileRunning(ctx)` (with `n8n start` up: ctx.n8n), each running its own
+// `ctx.step(title, fn)`s; ctx = { stack, step, n8n }. Hooks run in the order of CHECKS.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-import { checkBulkImport, checkDigest, checkTour, checkUploadPdf } from './check-manual-examples.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
-import { checkPollTrigger } from './check-poll-trigger.mjs';
-import { checkCompanyLead, checkEndpoint, checkFilteredLead, checkTestWebhook, publishTrigger, startServer } from './check-trigger.mjs';
-import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
+import { startServer } from './check-trigger.mjs';
+import { installN8n, N8N_VERSION, N8N_VERSIONS, n8nRuntime, PROJECT_ROOT } from './install-n8n.mjs';
 import { createProgress } from './progress.mjs';
-import { createStack } from './stack.mjs';
+import { buildPackage, createStack } from './stack.mjs';
 
-const userFolder = path.join(PROJECT_ROOT, '.cache', 'e2e-run');
-const progress = createProgress({ prefix: 'e2e' });
-const { step } = progress;
-const stack = createStack({ userFolder });
+const CHECKS = [
+	'./check-manual-examples.mjs', // the Manual-Trigger examples, headless
+	'./check-trigger.mjs', // the webhook trigger example live, and its test URL
+	'./check-mcp.mjs', // tool variants behind n8n's MCP Server Trigger, driven by an MCP client
+	'./check-http-request-credential.mjs', // the credential in the HTTP Request node
+	'./check-poll-trigger.mjs', // the poll trigger (last: it restarts n8n)
+];
 
-let failure;
-try {
-	await stack.setUp({
-		step,
-		afterBuild: () => step('example workflows use node types, versions and parameters that exist', checkExampleParameters),
-	});
-	await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
-	await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));
-	await step('weekly-analytics-digest: n8n execute', () => checkDigest(stack));
-	await step('content-marketing-tour: n8n execute', () => checkTour(stack));
-	await step('new-lead-to-crm-and-email: publish', () => publishTrigger(stack));
-	const n8n = await step('n8n start', () => startServer(stack));
-	const endpoint = await step('one webhook endpoint registered in the sandbox', () => checkEndpoint(stack, n8n));
-	await step('company lead -> 1 execution, CRM sync, sales e-mail', () => checkCompanyLead(stack, endpoint));
-	await step('lead without company -> 1 execution, stopped by the filter', () => checkFilteredLead(stack, endpoint));
-	await step('test webhook: listen, 1 manual execution, test endpoint deleted', () => checkTestWebhook(stack, n8n, endpoint));
-	await checkPollTrigger(stack, step, n8n);
-} catch (error) {
-	failure = error;
-} finally {
-	await step('stop n8n, the SMTP sink and the sandbox', () => stack.close()).catch((error) => {
-		failure ??= error;
+const thisFile = fileURLToPath(import.meta.url);
+
+/** Runs every check on the release this process was started for (E2E_N8N_VERSION). */
+async function checkOneRelease() {
+	// per worktree (never a shared folder): two checkouts may run the check at the same time
+	const userFolder = path.join(PROJECT_ROOT, '.tmp', `e2e-n8n-${N8N_VERSION}`);
+	const progress = createProgress({ prefix: `e2e ${N8N_VERSION}` });
+	const { step } = progress;
+	const stack = createStack({ userFolder });
+	const checks = await Promise.all(CHECKS.map(async (file) => (await import(file)).default));
+	const ctx = { stack, step, n8n: undefined };
+
+	let failure;
+	try {
+		await stack.setUp({
+			step,
+			build: process.env.E2E_PACKAGE_BUILT !== '1',
+			afterBuild: () => step('example workflows use node types, versions and parameters that exist', checkExampleParameters),
+			moreImports: async () => {
+				const more = { credentials: [], workflows: [] };
+				for (const check of checks) {
+					const { credentials = [], workflows = [] } = (await check.prepare?.(ctx)) ?? {};
+					more.credentials.push(...credentials);
+					more.workflows.push(...workflows);
+				}
+				return more;
+			},
+		});
+		for (const check of checks) await check.beforeStart?.(ctx);
+		ctx.n8n = await step('n8n start', () => startServer(stack));
+		for (const check of checks) await check.whileRunning?.(ctx);
+	} catch (error) {
+		failure = error;
+	} finally {
+		await step('stop n8n, the SMTP sink and the sandbox', () => stack.close()).catch((error) => {
+			failure ??= error;
+		});
+	}
+
+	const total = progress.seconds().toFixed(1);
+	if (failure) {
+		console.error(`\ne2e FAILED in step "${failure.step ?? 'unknown'}" after ${total} s (n8n ${N8N_VERSION}):\n${failure.stack ?? failure}`);
+		process.exitCode = 1;
+	} else {
+		const passed = progress.steps.filter((s) => s.ok).length;
+		console.log(`\ne2e passed: ${passed} steps on n8n ${N8N_VERSION} (Node ${process.versions.node}) in ${total} s`);
+	}
+}
+
+/** `node check.mjs` for one release in a child process on that release's Node. */
+function runChild(version) {
+	return new Promise((resolve) => {
+		const child = spawn(n8nRuntime(version).nodeBin, [thisFile], {
+			cwd: PROJECT_ROOT,
+			env: { ...process.env, E2E_N8N_VERSION: version, E2E_PACKAGE_BUILT: '1' },
+			stdio: 'inherit',
+		});
+		child.on('error', (error) => resolve({ code: 1, error }));
+		child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
 	});
 }
 
-const total = progress.seconds().toFixed(1);
-if (failure) {
-	console.error(`\ne2e FAILED in step "${failure.step ?? 'unknown'}" after ${total} s (n8n ${N8N_VERSION}):\n${failure.stack ?? failure}`);
-	process.exitCode = 1;
+async function checkEveryRelease(versions) {
+	const progress = createProgress({ prefix: 'e2e' });
+	const results = [];
+	try {
+		// both at once on a fresh machine: downloads overlap, and the store is shared
+		await Promise.all(
+			versions.map((version) =>
+				progress.step(`install n8n ${version} if needed`, async () => {
+					const { skipped, seconds } = await installN8n({ version });
+					return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
+				}),
+			),
+		);
+		await progress.step('build the package (node scripts/build.mjs)', buildPackage);
+	} catch (error) {
+		console.error(`\ne2e FAILED in step "${error.step}":\n${error.stack ?? error}`);
+		process.exitCode = 1;
+		return;
+	}
+	for (const version of versions) {
+		const t0 = Date.now();
+		const { code, signal, error } = await runChild(version);
+		results.push({ version, ok: code === 0, seconds: (Date.now() - t0) / 1000, why: error?.message ?? signal ?? code });
+	}
+	console.log(`\ne2e summary (${progress.seconds().toFixed(1)} s in all):`);
+	for (const r of results) console.log(`  n8n ${r.version}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`);
+	if (results.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+if (process.env.E2E_N8N_VERSION) {
+	await checkOneRelease();
 } else {
-	const passed = progress.steps.filter((s) => s.ok).length;
-	console.log(`\ne2e passed: ${passed} steps on n8n ${N8N_VERSION} (Node ${process.versions.node}) in ${total} s`);
+	const chosen = process.argv.find((a) => a.startsWith('--n8n='))?.slice('--n8n='.length);
+	await checkEveryRelease(chosen ? chosen.split(',') : N8N_VERSIONS);
 }

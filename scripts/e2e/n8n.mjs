@@ -14,9 +14,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { N8N_DIR, N8N_VERSION, PROJECT_ROOT, isInstalled } from './install-n8n.mjs';
+import { N8N_DIR, N8N_NODE, N8N_VERSION, PROJECT_ROOT, isInstalled } from './install-n8n.mjs';
 
-export { N8N_DIR, N8N_VERSION, PROJECT_ROOT };
+export { N8N_DIR, N8N_NODE, N8N_VERSION, PROJECT_ROOT };
 
 /** Fixed key: `import:credentials` encrypts plain `data` with it, and every command must use the same. */
 export const E2E_ENCRYPTION_KEY = 'n8n-nodes-content-marketing-e2e-encryption-key';
@@ -26,11 +26,11 @@ export const READY_LINE = 'Editor is now accessible';
 // ---------------------------------------------------------------------------------------------
 // paths
 
-/** Absolute path of the n8n CLI script (a JS file: run it with process.execPath). */
+/** Absolute path of the n8n CLI script (a JS file: run it with N8N_NODE). */
 export function n8nBin() {
 	const bin = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!fs.existsSync(bin) || !isInstalled()) {
-		throw new Error(`n8n ${N8N_VERSION} is not installed in ${N8N_DIR}; run: node scripts/e2e/install-n8n.mjs`);
+		throw new Error(`n8n ${N8N_VERSION} is not installed in ${N8N_DIR}; run: node scripts/e2e/install-n8n.mjs --n8n=${N8N_VERSION}`);
 	}
 	return bin;
 }
@@ -151,6 +151,8 @@ export function n8nEnv({ userFolder, port = 5678, brokerPort, env = {} } = {}) {
 	}
 	const result = {
 		...base,
+		// n8n's own children (task runner) and `#!/usr/bin/env node` scripts: the Node that runs n8n
+		PATH: `${path.dirname(N8N_NODE)}${path.delimiter}${base.PATH ?? ''}`,
 		// where n8n keeps everything: <userFolder>/.n8n/{config,database.sqlite,nodes,...}
 		N8N_USER_FOLDER: path.resolve(userFolder),
 		N8N_ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
@@ -256,7 +258,7 @@ function installCleanup() {
 function spawnGroup(args, { userFolder, env }) {
 	installCleanup();
 	fs.mkdirSync(userFolder, { recursive: true });
-	const child = spawn(process.execPath, [n8nBin(), ...args], {
+	const child = spawn(N8N_NODE, [n8nBin(), ...args], {
 		// n8n loads dotenv from cwd: run it in the user folder, never in a folder with a .env
 		cwd: userFolder,
 		env,

@@ -17,7 +17,7 @@ const BUILT_NODES = [
 	'dist/credentials/ContentMarketingApi.credentials.js',
 ];
 
-function buildPackage() {
+export function buildPackage() {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], {
 			cwd: PROJECT_ROOT,
@@ -45,13 +45,17 @@ export function createStack({ userFolder }) {
 		sandbox: undefined,
 		smtp: undefined,
 
-		/** `afterBuild`: steps to run once dist/ is fresh, before anything is started. */
-		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild }) {
+		/**
+		 * `afterBuild`: steps to run once dist/ is fresh, before anything is started. `build: false`
+		 * when the caller has just built the package. `moreImports()`: `{ credentials, workflows }` to
+		 * import with the examples' (one CLI command each: every n8n command costs seconds).
+		 */
+		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild, build = true, moreImports }) {
 			await step(`install n8n ${N8N_VERSION} if needed`, async () => {
 				const { skipped, seconds } = await installN8n();
 				return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
 			});
-			await step('build the package (node scripts/build.mjs)', buildPackage);
+			if (build) await step('build the package (node scripts/build.mjs)', buildPackage);
 			await afterBuild?.();
 
 			stack.sandbox = await step('start the sandbox with the demo data', async () => {
@@ -70,15 +74,17 @@ export function createStack({ userFolder }) {
 				return { detail: `${path.relative(PROJECT_ROOT, installed.installDir)} (${installed.files.length} entries)` };
 			});
 			const opts = { userFolder, env: stack.n8nEnv };
+			const more = (await moreImports?.()) ?? {};
 			await step('import the credentials (Content Marketing -> sandbox, SMTP -> sink)', async () => {
-				await importJson(
-					'import:credentials',
-					credentialsFor({ sandboxUrl: stack.sandbox.url, apiKey: stack.sandbox.keys.full, smtpPort: stack.smtp.port }),
-					opts,
-				);
+				const credentials = [
+					...credentialsFor({ sandboxUrl: stack.sandbox.url, apiKey: stack.sandbox.keys.full, smtpPort: stack.smtp.port }),
+					...(more.credentials ?? []),
+				];
+				await importJson('import:credentials', credentials, opts);
+				return { detail: credentials.map((c) => c.id).join(', ') };
 			});
 			await step('import the example workflows', async () => {
-				const workflows = workflowsFor({ sandboxUrl: stack.sandbox.url });
+				const workflows = [...workflowsFor({ sandboxUrl: stack.sandbox.url }), ...(more.workflows ?? [])];
 				await importJson('import:workflow', workflows, opts);
 				return { detail: workflows.map((w) => w.id).join(', ') };
 			});

@@ -2,7 +2,7 @@
 // throw-away declarative node with the credential attached (packages/cli credentials-tester.service.ts).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ICredentialTestRequest, INodeType } from 'n8n-workflow';
+import type { ICredentialTestRequest, IHttpRequestOptions, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL, NodeTestBed } from './node-test-bed';
@@ -132,4 +132,43 @@ test('an unreachable Base URL fails with the connection error, not a key message
 	const message = await testCredential({ apiKey: bed.keys.full, baseUrl: 'http://127.0.0.1:9' });
 	expect(message).not.toMatch(/API key/);
 	expect(message).toMatch(/refused the connection|ECONNREFUSED/);
+});
+
+describe('the key goes only to the Base URL origin (also through the HTTP Request node)', () => {
+	const base = 'https://api.content-marketing.example';
+	async function authenticate(baseUrl: string, request: IHttpRequestOptions & { uri?: string }) {
+		const { authenticate: apply } = bed.harness.credentialTypes.getByName(CREDENTIAL);
+		if (typeof apply !== 'function') throw new Error('the credential authenticates with a function');
+		return await apply({ apiKey: 'cmk_secret', baseUrl }, request);
+	}
+
+	test.each([
+		['an absolute url', { url: `${base}/v1/leads` }],
+		['baseURL + path (credential test, routing)', { baseURL: `${base}/`, url: '/v1/leads' }],
+		["the HTTP Request node's legacy uri", { url: '', uri: `${base}/v1/anything?x=1` }],
+		['a Base URL given with /v1 and spaces', { url: `${base}/v1/leads`, baseUrl: ` ${base}/v1/ ` }],
+	])('Bearer key for %s', async (_label, request) => {
+		const { baseUrl = base, ...options } = request as IHttpRequestOptions & { baseUrl?: string };
+		const result = await authenticate(baseUrl, options);
+		expect(result.headers).toEqual(expect.objectContaining({ Authorization: 'Bearer cmk_secret' }));
+		expect(result.sendCredentialsOnCrossOriginRedirect).toBe(false);
+	});
+
+	test.each([
+		['another host', 'https://collector.example/v1/leads'],
+		['a look-alike host', 'https://api.content-marketing.example.evil.test/v1/leads'],
+		['another scheme', 'http://api.content-marketing.example/v1/leads'],
+		['another port', 'https://api.content-marketing.example:8443/v1/leads'],
+		['a relative url without base', '/v1/leads'],
+	])('no key to %s, and none on a redirect', async (_label, url) => {
+		const result = await authenticate(base, { url, headers: { Accept: 'application/json' } });
+		expect(result.headers).toEqual({ Accept: 'application/json' });
+		expect(JSON.stringify(result)).not.toContain('cmk_secret');
+		expect(result.sendCredentialsOnCrossOriginRedirect).toBe(false);
+	});
+
+	test('no key when the Base URL is not an http(s) URL', async () => {
+		const result = await authenticate('api.content-marketing.example', { url: `${base}/v1/leads` });
+		expect(JSON.stringify(result)).not.toContain('cmk_secret');
+	});
 });
