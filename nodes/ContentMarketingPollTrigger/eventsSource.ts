@@ -40,7 +40,7 @@ export async function currentEventsPosition(this: IPollFunctions): Promise<Posit
 
 /**
  * The events after `position`, oldest first, at most MAX_EVENTS_PER_POLL, and the position after them.
- * Events created while this pages sort after the ones read (contract §14), so they are read later in this
+ * Events created while this pages sort after the ones read (docs/api-contract.md §14), so they are read later in this
  * poll or by the next one.
  */
 export async function eventsAfter(

@@ -7,14 +7,14 @@ import type { LeadFilters } from '../ContentMarketingTrigger/params';
 import { timeOf } from './position';
 import { isObject } from '../ContentMarketing/helpers/values';
 
-/** An event as the webhook delivers it (contract §10 body), whichever source it came from. */
+/** An event as the webhook delivers it (docs/api-contract.md §10 body), whichever source it came from. */
 export interface LeadEvent extends DeliveredEvent {
 	createdAt: string;
 	/** Milliseconds of `createdAt`, for ordering. */
 	time: number;
 }
 
-/** An item of `GET /v1/events` (contract §14); a malformed one is an error, not skipped. */
+/** An item of `GET /v1/events` (docs/api-contract.md §14); a malformed one is an error, not skipped. */
 export function readListedEvent(node: INode, item: IDataObject): LeadEvent {
 	const { id, type, created_at: createdAt, data } = item;
 	if (typeof id !== 'string' || id === '' || typeof type !== 'string' || !isObject(data)) {
@@ -25,7 +25,7 @@ export function readListedEvent(node: INode, item: IDataObject): LeadEvent {
 	return { id, type, body: item, data, createdAt: createdAt as string, time: timeOf(node, createdAt, 'created_at') };
 }
 
-/** Contract §5: every lead starts with this status. */
+/** docs/api-contract.md §5: every lead starts with this status. */
 export const INITIAL_STATUS = 'new';
 
 /**

@@ -6,7 +6,7 @@ import { scanList } from './pages';
 import type { Position } from './position';
 import { advance, isNew, START, timeOf } from './position';
 
-// The fallback for a service without GET /v1/events: what GET /v1/leads itself shows (contract §14,
+// The fallback for a service without GET /v1/events: what GET /v1/leads itself shows (docs/api-contract.md §14,
 // "Fallback"). New leads by `created_at`; status changes by comparing each recently updated lead's status
 // with the one remembered for it.
 
@@ -25,7 +25,7 @@ function leadId(lead: IDataObject): string {
 	return String(lead.id);
 }
 
-/** Newest first by `sort` (the list's keyset order, §4). */
+/** Newest first by `sort` (the list's keyset order, docs/api-contract.md §4). */
 function newestFirst(sort: 'created_at' | 'updated_at'): IDataObject {
 	return { sort, order: 'desc' };
 }

@@ -7,7 +7,7 @@ import { readPage } from '../ContentMarketing/transport/paging';
 export type Next = 'continue' | 'stop';
 
 /**
- * Walks a list endpoint page by page (contract §4 keyset cursor), handing each item to `visit`, and
+ * Walks a list endpoint page by page (docs/api-contract.md §4 keyset cursor), handing each item to `visit`, and
  * stops when it says so or the list ends. Only the current page is held here.
  */
 export async function scanList(

@@ -9,7 +9,7 @@ import { pollEventTypes, pollLeadFilters, pollSimplify } from './params';
 import type { PollState } from './state';
 import { readState, writeState } from './state';
 
-/** A service without the events list answers 404 there (contract §14); then the leads list is used. */
+/** A service without the events list answers 404 there (docs/api-contract.md §14); then the leads list is used. */
 function isMissingEndpoint(error: unknown): boolean {
 	if (typeof error !== 'object' || error === null) return false;
 	const { httpCode } = error as IDataObject;
@@ -59,7 +59,7 @@ async function testEvent(this: IPollFunctions, types: string[]): Promise<INodeEx
 /**
  * One poll. Every request is made before anything is written: a poll that fails part-way (the transport
  * has already retried 429s, 5xx and dropped connections) throws, emits nothing and leaves the saved
- * state as it was, so the next poll reads the same events again (contract §14, "Polling").
+ * state as it was, so the next poll reads the same events again (docs/api-contract.md §14, "Polling").
  */
 export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const types = pollEventTypes.call(this);

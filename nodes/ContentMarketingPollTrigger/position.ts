@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 /**
  * Where a poll resumes: a timestamp and the ids of the items at exactly that timestamp that were already
- * handled. Timestamps have second precision (contract §1), so several items can share one; the ids at the
+ * handled. Timestamps have second precision (docs/api-contract.md §1), so several items can share one; the ids at the
  * boundary let the next poll take the others without repeating these, whatever the ids' own order.
  */
 export interface Position {
@@ -39,7 +39,7 @@ export function advance(position: Position, at: string, time: number, id: string
 	return position;
 }
 
-/** `created_after` that still lists the boundary second (it is exclusive, contract §14). */
+/** `created_after` that still lists the boundary second (it is exclusive, docs/api-contract.md §14). */
 export function secondBefore(at: string): string {
 	return new Date(Date.parse(at) - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

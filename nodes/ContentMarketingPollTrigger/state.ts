@@ -7,7 +7,7 @@ import { isObject } from '../ContentMarketing/helpers/values';
  * What the node keeps in its static data. n8n saves it when a poll returns items and after the first
  * poll of an activation (or restart); nothing else is saved. Every field below therefore either only
  * moves together with emitted items, or is recomputed identically when a restart re-reads from the saved
- * state (contract §14, "Polling").
+ * state (docs/api-contract.md §14, "Polling").
  *
  * - `source: "events"`: `events` is the position in `GET /v1/events`.
  * - `source: "leads"` (the fallback): `created` is the position in leads by `created_at`; `updatedAt` the

@@ -42,7 +42,7 @@ async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
  * One delivery: signature (over the raw bytes, with the secrets this node holds), then payload,
  * event type, filters and de-duplication. Only a new, wanted event starts an execution; n8n
  * answers it at once (`responseMode: 'onReceived'`). Every verified event gets a 200 within the
- * service's 5 seconds (contract §10); refusals get 400/401 with `{ error }`.
+ * service's 5 seconds (docs/api-contract.md §10); refusals get 400/401 with `{ error }`.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const nowSeconds = Math.floor(Date.now() / 1000);

@@ -18,7 +18,7 @@ import { isObject } from '../ContentMarketing/helpers/values';
 export interface EndpointRecord {
 	url: string;
 	id: string;
-	/** `whsec_...`, returned only by `POST /v1/webhooks` (contract §10). */
+	/** `whsec_...`, returned only by `POST /v1/webhooks` (docs/api-contract.md §10). */
 	secret: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * De-duplication of event ids (contract §10: "Receivers must de-duplicate by event id").
+ * De-duplication of event ids (docs/api-contract.md §10: "Receivers must de-duplicate by event id").
  *
  * How n8n keeps static data decides the design. For every production webhook call, the process
  * that receives it (the main, or a webhook processor in queue mode) loads the workflow's static
@@ -27,7 +27,7 @@
 export const DEDUPE_MAX_IDS = 5000;
 
 /**
- * The service stops retrying an event about 7 h 11 min after its first attempt (contract §10:
+ * The service stops retrying an event about 7 h 11 min after its first attempt (docs/api-contract.md §10:
  * retries after 10 s, 1 min, 10 min, 1 h and 6 h, each attempt at most 5 s); 8 h covers that.
  */
 export const DEDUPE_HORIZON_SECONDS = 8 * 3600;

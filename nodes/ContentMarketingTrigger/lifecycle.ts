@@ -7,7 +7,7 @@ import { getRecord, removeRecord, setRecord } from './endpointStore';
 import { forgetScope } from './eventDedupe';
 import { dedupeScope, selectedEvents } from './params';
 
-/** An endpoint as `GET /v1/webhooks` lists it (contract §10); only what the lifecycle reads. */
+/** An endpoint as `GET /v1/webhooks` lists it (docs/api-contract.md §10); only what the lifecycle reads. */
 interface RemoteEndpoint {
 	id: string;
 	url: string;

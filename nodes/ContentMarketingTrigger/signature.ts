@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Contract §10: receivers refuse a `t` more than 300 seconds from their clock. */
+/** docs/api-contract.md §10: receivers refuse a `t` more than 300 seconds from their clock. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** Contract §10 header, plus the `X-` form tolerated per §11 (lower case, as node's http parser stores them). */
+/** docs/api-contract.md §10 header, plus the `X-` form tolerated per docs/api-contract.md §11 (lower case, as node's http parser stores them). */
 export const SIGNATURE_HEADERS = ['cm-signature', 'x-cm-signature'] as const;
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;

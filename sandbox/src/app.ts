@@ -2,7 +2,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { createBehaviourHost } from './behaviour-host';
+import { createBehaviourHost } from './create-behaviour-host';
 import { registerBehaviour } from './behaviour';
 import { registerControl } from './control';
 import { installHttp } from './http';

@@ -9,7 +9,7 @@ function unauthorized(message: string): ApiError {
 	return new ApiError('unauthorized', message, undefined, UNAUTHORIZED_HEADERS);
 }
 
-/** Contract §2: the key of `Authorization: Bearer <key>`, or 401. */
+/** docs/api-contract.md §2: the key of `Authorization: Bearer <key>`, or 401. */
 export function authenticate(header: string | undefined, now: Date): RequestAuth {
 	if (!header) throw unauthorized('Missing Authorization header (expected "Bearer <API_KEY>")');
 	const match = BEARER.exec(header);
@@ -32,7 +32,7 @@ export function authOf(request: unknown): RequestAuth {
 	return auth;
 }
 
-/** 403 unless the object belongs to the caller's account (contract §2: other account → 403, not 404). */
+/** 403 unless the object belongs to the caller's account (docs/api-contract.md §2: other account → 403, not 404). */
 export function assertOwned(auth: RequestAuth, owner: { account_id: string }, what: string): void {
 	if (owner.account_id !== auth.accountId) throw ApiError.forbidden(`This API key has no permission for this ${what}`);
 }

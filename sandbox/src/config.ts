@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-/** Runtime settings of the sandbox (contract §13, PATCH /_sandbox/config). */
+/** Runtime settings of the sandbox (docs/api-contract.md §13, PATCH /_sandbox/config). */
 export interface SandboxConfig {
 	rate_limit: { requests: number; window_seconds: number } | null;
 	allow_http_webhooks: boolean;
 	webhook_retry_delays_ms: number[];
 	webhook_timeout_ms: number;
-	/** `GET /v1/events` is served (contract §14); false answers it like an unknown path, as a service without it. */
+	/** `GET /v1/events` is served (docs/api-contract.md §14); false answers it like an unknown path, as a service without it. */
 	events_endpoint: boolean;
 }
 

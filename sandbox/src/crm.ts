@@ -1,4 +1,4 @@
-// The simulated CRM of each account (contract §5 "CRM sync"): an upsert per lead, recorded for /_sandbox/crm/pushes.
+// The simulated CRM of each account (docs/api-contract.md §5 "CRM sync"): an upsert per lead, recorded for /_sandbox/crm/pushes.
 import type { Clock } from './behaviour/host';
 import { ApiError } from './errors';
 import type { IdFactory } from './ids';

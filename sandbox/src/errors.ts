@@ -55,7 +55,7 @@ export class ApiError extends Error {
 		return new ApiError('invalid_state', message);
 	}
 
-	/** The envelope of contract §3. */
+	/** The envelope of docs/api-contract.md §3. */
 	toBody(requestId: string): { error: { code: ErrorCode; message: string; request_id: string; param?: string } } {
 		return {
 			error: {

@@ -1,4 +1,4 @@
-// Injected faults for /v1 requests and webhook deliveries (contract §13).
+// Injected faults for /v1 requests and webhook deliveries (docs/api-contract.md §13).
 import { z } from 'zod';
 import { Prng } from './prng';
 

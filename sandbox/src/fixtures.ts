@@ -1,4 +1,4 @@
-// The fixed part of the sandbox: two accounts, their users, CTAs and API keys (contract §13).
+// The fixed part of the sandbox: two accounts, their users, CTAs and API keys (docs/api-contract.md §13).
 import { createHash } from 'node:crypto';
 import type { Account, Cta, Plan, User } from './model';
 

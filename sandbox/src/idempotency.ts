@@ -1,4 +1,4 @@
-// Contract §8: Idempotency-Key on POST. Only successful (2xx) answers are kept, so a request that failed
+// docs/api-contract.md §8: Idempotency-Key on POST. Only successful (2xx) answers are kept, so a request that failed
 // (validation, 409, 5xx) may be sent again with the same key.
 import { DAY_MS } from './time';
 

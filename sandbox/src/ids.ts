@@ -9,7 +9,7 @@ const SEQUENCE_LENGTH = 7;
 
 const patterns = new Map<IdPrefix, RegExp>();
 
-/** The contract's id shape (§1): `<prefix>_` and 1 to 64 letters or digits. */
+/** The contract's id shape (docs/api-contract.md §1): `<prefix>_` and 1 to 64 letters or digits. */
 export function idPattern(prefix: IdPrefix): RegExp {
 	let pattern = patterns.get(prefix);
 	if (!pattern) {

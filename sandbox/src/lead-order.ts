@@ -1,4 +1,4 @@
-// The leads of each account in the order of every sort field of GET /v1/leads (contract §4, §5), kept up to
+// The leads of each account in the order of every sort field of GET /v1/leads (docs/api-contract.md §4, §5), kept up to
 // date on each change, so that a page costs O(log n + page): a binary search to the cursor, then a scan.
 import type { StoredLead } from './model';
 import type { SortValue } from './paging';

@@ -30,7 +30,7 @@ export interface LeadPatch {
 	custom_fields?: Record<string, CustomFieldValue>;
 }
 
-/** A key set to null removes it (contract §5). */
+/** A key set to null removes it (docs/api-contract.md §5). */
 export function mergeCustomFields(
 	stored: Record<string, CustomFieldValue>,
 	patch: Record<string, CustomFieldValue>,

@@ -1,4 +1,4 @@
-// Multipart uploads (contract §6): the file is counted and hashed while it streams, never kept; past the
+// Multipart uploads (docs/api-contract.md §6): the file is counted and hashed while it streams, never kept; past the
 // plan's limit the request is refused at once with 413 and the rest of the body is drained so that the
 // client, still sending, reads the answer instead of a reset connection.
 import type { MultipartFile } from '@fastify/multipart';

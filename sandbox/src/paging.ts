@@ -1,4 +1,4 @@
-// Keyset paging (contract §4): a cursor holds the sort field, order, sort value and id of the last item,
+// Keyset paging (docs/api-contract.md §4): a cursor holds the sort field, order, sort value and id of the last item,
 // so that inserts and deletes during paging never repeat or skip an item.
 import { z } from 'zod';
 import { ApiError } from './errors';

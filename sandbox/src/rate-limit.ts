@@ -1,4 +1,4 @@
-// Contract §9: a rolling window per API key (a log of the accepted requests' times).
+// docs/api-contract.md §9: a rolling window per API key (a log of the accepted requests' times).
 export interface RateLimitSetting {
 	requests: number;
 	window_seconds: number;

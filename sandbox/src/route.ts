@@ -37,7 +37,7 @@ interface Spec<Q, B, I> {
 }
 
 /**
- * Checks in the order of contract §3: path id, then `lookup` (404/403 of the addressed object), then the
+ * Checks in the order of docs/api-contract.md §3: path id, then `lookup` (404/403 of the addressed object), then the
  * query and the JSON body.
  */
 function readInput<Q, B>(
@@ -77,7 +77,7 @@ interface ApiSpec<Q, B, F> extends Spec<Q, B, Input<Q, B> & { auth: RequestAuth;
 	find?: (id: string, auth: RequestAuth) => F;
 }
 
-/** A /v1 route: the guard hook has authenticated the request; POSTs honour Idempotency-Key (§8). */
+/** A /v1 route: the guard hook has authenticated the request; POSTs honour Idempotency-Key (docs/api-contract.md §8). */
 export function apiRoute<Q = Record<string, never>, B = undefined, F = undefined>(
 	app: FastifyInstance,
 	sandbox: Sandbox,

@@ -1,4 +1,4 @@
-// Deterministic data (contract §13, POST /_sandbox/seed): bulk leads and resources from a seed, or the demo
+// Deterministic data (docs/api-contract.md §13, POST /_sandbox/seed): bulk leads and resources from a seed, or the demo
 // set. Seeding bypasses the rate limit (it is not a /v1 request) and fires no events or CRM pushes.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';

@@ -20,7 +20,7 @@ export class Store {
 	readonly users = new Map<string, User>();
 	readonly ctas = new Map<string, Cta>();
 	readonly leads = new Map<string, StoredLead>();
-	/** The leads in the order of each list sort (contract §4); changed together with `leads`. */
+	/** The leads in the order of each list sort (docs/api-contract.md §4); changed together with `leads`. */
 	readonly leadOrder = new LeadOrder();
 	readonly resources = new Map<string, StoredResource>();
 	readonly webhooks = new Map<string, WebhookEndpoint>();
@@ -28,7 +28,7 @@ export class Store {
 	readonly crmRecords = new Map<string, string>();
 	readonly crmPushes: CrmPush[] = [];
 	readonly deliveries: DeliveryLogEntry[] = [];
-	/** Every lead event recorded, oldest first (contract §14); pruned to the retention on read. */
+	/** Every lead event recorded, oldest first (docs/api-contract.md §14); pruned to the retention on read. */
 	readonly events: WebhookEvent[] = [];
 	readonly requests: RequestLogEntry[] = [];
 

@@ -1,4 +1,4 @@
-// The API's JSON forms of stored records (contract §5, §6, §10).
+// The API's JSON forms of stored records (docs/api-contract.md §5, §6, §10).
 import type { Cta, StoredLead, StoredResource, User, WebhookEndpoint } from './model';
 
 export function leadView(lead: StoredLead) {
@@ -48,7 +48,7 @@ export function resourceView(resource: StoredResource, contentHost: string) {
 	};
 }
 
-/** Never contains the secret: only the create answer adds it (contract §10). */
+/** Never contains the secret: only the create answer adds it (docs/api-contract.md §10). */
 export function webhookView(endpoint: WebhookEndpoint) {
 	return {
 		id: endpoint.id,

@@ -1,6 +1,6 @@
 // A programmable HTTP proxy between the node and the sandbox: it records what the node sent and can answer
 // in its place, drop the connection after the sandbox processed a request, or rewrite the sandbox's answer
-// (to exercise the tolerated response forms of contract §11).
+// (to exercise the tolerated response forms of docs/api-contract.md §11).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 

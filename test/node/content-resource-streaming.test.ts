@@ -1,5 +1,5 @@
 // A large upload is streamed from n8n's binary data storage to the service: the node's process never holds
-// the file in memory (contract §6 paid plan, 500 MB videos).
+// the file in memory (docs/api-contract.md §6 paid plan, 500 MB videos).
 import { Readable } from 'node:stream';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';

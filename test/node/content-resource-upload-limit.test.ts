@@ -1,4 +1,4 @@
-// Upload size limits (contract §6: free 50 MB, paid 500 MB) with a file of 50 MB + 1 byte, stored by the
+// Upload size limits (docs/api-contract.md §6: free 50 MB, paid 500 MB) with a file of 50 MB + 1 byte, stored by the
 // binary data service on the filesystem, so the upload is streamed from disk.
 import { ACCOUNT_A } from '../support/sandbox-client';
 import { BIG_FILE_NODE_TYPE, BigFileNode, CREDENTIAL, NodeTestBed } from './node-test-bed';

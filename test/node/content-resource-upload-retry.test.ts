@@ -1,5 +1,5 @@
 // Retries of multipart uploads under injected faults: a 429 is re-sent with a freshly opened file stream,
-// a 500 or a dropped connection is not re-sent (an upload is not idempotent, §8).
+// a 500 or a dropped connection is not re-sent (an upload is not idempotent, docs/api-contract.md §8).
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { binary } from '../harness';

@@ -1,5 +1,5 @@
 // The transport through real workflows: errors (and that the API key never shows), retries, idempotency,
-// and the response forms tolerated by contract §11. A proxy between node and sandbox shapes the traffic.
+// and the response forms tolerated by docs/api-contract.md §11. A proxy between node and sandbox shapes the traffic.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Answer } from './api-proxy';

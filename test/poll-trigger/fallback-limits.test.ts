@@ -1,4 +1,4 @@
-// What the leads-list fallback cannot see (README, contract §14 "Fallback"), shown next to the events list.
+// What the leads-list fallback cannot see (README, docs/api-contract.md §14 "Fallback"), shown next to the events list.
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_REMEMBERED_STATUSES } from '../../dist/nodes/ContentMarketingPollTrigger/leadsSource';

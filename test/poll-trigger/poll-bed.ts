@@ -99,7 +99,7 @@ export function pollSetup(): { sandbox: SandboxClient; proxy: () => HookProxy; h
 	};
 }
 
-/** Switches the sandbox's events list on or off (contract §13 `events_endpoint`). */
+/** Switches the sandbox's events list on or off (docs/api-contract.md §13 `events_endpoint`). */
 export async function useSource(sandbox: SandboxClient, source: Source): Promise<void> {
 	await sandbox.control.patch('/_sandbox/config', { events_endpoint: source === 'events' });
 }

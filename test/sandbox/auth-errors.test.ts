@@ -1,4 +1,4 @@
-// Spec "Errors" and "Authentication", contract §2 and §3: 401, 403, 404, 405 and the error envelope.
+// Spec "Errors" and "Authentication", docs/api-contract.md §2 and §3: 401, 403, 404, 405 and the error envelope.
 import { Api, CTA_B, expectError, USER_B_OWNER, useSandbox, type Lead, type Resource, type WebhookEndpoint } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

@@ -1,4 +1,4 @@
-// Spec "Errors: 400 invalid_params", contract §1 and §3: bad input to every endpoint is 400 naming the field,
+// Spec "Errors: 400 invalid_params", docs/api-contract.md §1 and §3: bad input to every endpoint is 400 naming the field,
 // and the store is unchanged.
 import { expectError, useSandbox, type Lead, type Resource, type WebhookEndpoint } from '../support/sandbox-client';
 

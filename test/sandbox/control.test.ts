@@ -1,4 +1,4 @@
-// Contract §13: the /_sandbox control surface, seeding, and the `npm run sandbox` entry point.
+// docs/api-contract.md §13: the /_sandbox control surface, seeding, and the `npm run sandbox` entry point.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ACCOUNT_A, ACCOUNT_B, expectError, useSandbox, type Lead, type ListPage, type Resource } from '../support/sandbox-client';

@@ -1,4 +1,4 @@
-// Spec "CRM sync" and Events rule 7, contract §5: automatic pushes, sync-crm, batch-sync-crm.
+// Spec "CRM sync" and Events rule 7, docs/api-contract.md §5: automatic pushes, sync-crm, batch-sync-crm.
 import { ACCOUNT_A, ACCOUNT_B, expectError, ISO_SECONDS, useSandbox, type Lead } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

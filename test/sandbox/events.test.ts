@@ -1,4 +1,4 @@
-// Contract §14: GET /v1/events, the lead events the deliveries carry, listed for pollers.
+// docs/api-contract.md §14: GET /v1/events, the lead events the deliveries carry, listed for pollers.
 import { ACCOUNT_A, expectError, ISO_SECONDS, useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

@@ -1,4 +1,4 @@
-// Contract §8: Idempotency-Key on POST.
+// docs/api-contract.md §8: Idempotency-Key on POST.
 import { expectError, useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

@@ -1,4 +1,4 @@
-// The sorted lead order behind GET /v1/leads paging (contract §4, §5): every sort and order pages exactly
+// The sorted lead order behind GET /v1/leads paging (docs/api-contract.md §4, §5): every sort and order pages exactly
 // like the whole list sorted, after leads were created and updated (a PATCH moves a lead in updated_at).
 import { useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
 

@@ -1,4 +1,4 @@
-// Spec "Lead" and "Lead status", contract §5: fields, defaults, enums, read-only fields, transitions, filters.
+// Spec "Lead" and "Lead status", docs/api-contract.md §5: fields, defaults, enums, read-only fields, transitions, filters.
 import { CTA_A, expectError, ISO_SECONDS, USER_A_OWNER, USER_B_OWNER, useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

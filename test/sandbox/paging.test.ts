@@ -1,4 +1,4 @@
-// Spec "Limits: page size", contract §4: the list envelope, limit, keyset cursors.
+// Spec "Limits: page size", docs/api-contract.md §4: the list envelope, limit, keyset cursors.
 import { expectError, useSandbox, type Lead, type ListPage, type Resource } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

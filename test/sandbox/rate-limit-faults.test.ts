@@ -1,4 +1,4 @@
-// Spec "Limits: request rate" and "Errors: 429 / 500", contract §9 and §13: rate limit, faults, request log.
+// Spec "Limits: request rate" and "Errors: 429 / 500", docs/api-contract.md §9 and §13: rate limit, faults, request log.
 import { Api, expectError, useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

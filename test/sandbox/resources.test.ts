@@ -1,4 +1,4 @@
-// Spec "Content resource" and "Content resource status", contract §6: fields, lifecycle, public link.
+// Spec "Content resource" and "Content resource status", docs/api-contract.md §6: fields, lifecycle, public link.
 import { CTA_A, CTA_B, expectError, ISO_SECONDS, useSandbox, type ListPage, type Resource } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

@@ -1,4 +1,4 @@
-// Sandbox control surface (contract §13): the sample PDF that upload examples download.
+// Sandbox control surface (docs/api-contract.md §13): the sample PDF that upload examples download.
 import { useSandbox } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

@@ -1,4 +1,4 @@
-// Spec "Limits: upload file size", contract §6: multipart create/update and the 413 per plan.
+// Spec "Limits: upload file size", docs/api-contract.md §6: multipart create/update and the 413 per plan.
 import { ACCOUNT_A, expectError, useSandbox, type ListPage, type Resource } from '../support/sandbox-client';
 
 const sandbox = useSandbox();

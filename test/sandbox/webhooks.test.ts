@@ -1,4 +1,4 @@
-// Spec "Events" and "Webhook endpoint status", contract §10: endpoints, signed deliveries, retries, test event.
+// Spec "Events" and "Webhook endpoint status", docs/api-contract.md §10: endpoints, signed deliveries, retries, test event.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -16,7 +16,7 @@ export const USER_A_OWNER = 'user_demo00000000a001';
 export const USER_B_OWNER = 'user_demo00000000b001';
 export const CTA_A = 'cta_demo00000000a001';
 export const CTA_B = 'cta_demo00000000b001';
-/** Timestamps on the wire: ISO 8601 UTC to the second (§2). */
+/** Timestamps on the wire: ISO 8601 UTC to the second (docs/api-contract.md §2). */
 export const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 /** The demo API keys by role, as `GET /_sandbox/keys` answers them. */
@@ -212,7 +212,7 @@ export function expectStatus<T>(answer: Answer<T>, status: number, what: string)
 	return answer;
 }
 
-/** Asserts the contract's error envelope (§3) and the matching X-Request-Id header. */
+/** Asserts the contract's error envelope (docs/api-contract.md §3) and the matching X-Request-Id header. */
 export function expectError(
 	answer: Answer<unknown>,
 	status: number,

@@ -152,7 +152,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(overwritten).toBe(6);
 		expect(batch.length - storedIds(shared).length).toBeLessThanOrEqual(1);
 
-		// The service retries each event (10 s later per contract §10) through the other process.
+		// The service retries each event (10 s later per docs/api-contract.md §10) through the other process.
 		const ranBefore = executions(a) + executions(b);
 		for (const [index, event] of batch.entries()) {
 			const ownerIsA = index % 4 === 0 || index % 4 === 3;

@@ -60,7 +60,7 @@ export function recordFor(trigger: TriggerHarness, url: string): EndpointRecord 
 
 export const unixNow = () => Math.floor(Date.now() / 1000);
 
-/** Contract §10, computed here independently of the node: `t=<unix>,v1=<hex HMAC-SHA256(secret, t.body)>`. */
+/** docs/api-contract.md §10, computed here independently of the node: `t=<unix>,v1=<hex HMAC-SHA256(secret, t.body)>`. */
 export function sign(secret: string, body: string, timestamp = unixNow()): string {
 	const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 	return `t=${timestamp},v1=${digest}`;
@@ -70,7 +70,7 @@ export function eventId(): string {
 	return `evt_${randomBytes(8).toString('hex')}`;
 }
 
-/** A delivery body shaped like the sandbox's (contract §10). */
+/** A delivery body shaped like the sandbox's (docs/api-contract.md §10). */
 export function eventBody(type: string, lead: IDataObject, extra: IDataObject = {}): string {
 	return JSON.stringify({
 		id: eventId(),

@@ -1,5 +1,5 @@
 // How the transport reads one page of a list answer (docs/api-contract.md §4; tolerated
-// forms §11).
+// forms docs/api-contract.md §11).
 import { readPage } from '../../dist/nodes/ContentMarketing/transport/paging';
 
 const a = { id: 'a' };

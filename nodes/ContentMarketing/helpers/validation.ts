@@ -101,7 +101,7 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
  * A webhook URL the service can deliver to (docs/api-contract.md §10): https:// with a host, at most
- * 2,048 characters; plain http:// only for a loopback host, which the sandbox accepts (§13).
+ * 2,048 characters; plain http:// only for a loopback host, which the sandbox accepts (docs/api-contract.md §13).
  */
 export function assertWebhookUrl(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
 	const expected =

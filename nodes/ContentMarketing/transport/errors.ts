@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { withItem } from '../helpers/itemErrors';
 import { isObject, trimmedText } from '../helpers/values';
 
-/** The service's error, read from the body shapes of §3 and §11. */
+/** The service's error, read from the body shapes of docs/api-contract.md §3 and §11. */
 export interface ServiceError {
 	status: number;
 	code: string;

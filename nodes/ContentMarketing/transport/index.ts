@@ -251,7 +251,7 @@ export async function apiRequest<T>(
 	return await send.call<ApiContext, [CoreRequest], Promise<T>>(this, { ...options, method, path });
 }
 
-/** A multipart request (docs/api-contract.md §6 uploads) through the same core; never replayed after a 5xx or a broken connection (§8). */
+/** A multipart request (docs/api-contract.md §6 uploads) through the same core; never replayed after a 5xx or a broken connection (docs/api-contract.md §8). */
 export async function apiMultipartRequest(
 	this: ApiContext,
 	method: 'POST' | 'PUT',

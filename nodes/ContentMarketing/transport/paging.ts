@@ -19,7 +19,7 @@ function cursorOf(value: unknown): string | undefined {
 }
 
 /**
- * One page of a list answer: the §4 envelope `{ data, has_more, next_cursor }`, and the tolerated forms
+ * One page of a list answer: the docs/api-contract.md §4 envelope `{ data, has_more, next_cursor }`, and the tolerated forms
  * (a bare array as one complete page, `items`/`results` for `data`, `next`/`cursor` for `next_cursor`).
  */
 export function readPage<T>(body: unknown): Page<T> {

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-/** §11: without Retry-After, wait 1 s, 2 s, 4 s ... at most 30 s, for at most 6 retries. */
+/** docs/api-contract.md §11: without Retry-After, wait 1 s, 2 s, 4 s ... at most 30 s, for at most 6 retries. */
 export const MAX_RETRIES = 6;
 const BASE_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 30_000;
@@ -13,7 +13,7 @@ const IDEMPOTENT_METHODS: IHttpRequestMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH'
 const TRANSIENT_NETWORK_CODES = ['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
 const TRANSIENT_NETWORK_MESSAGES = ['socket hang up'];
 
-/** Whether sending the request twice is safe: idempotent methods, and POSTs carrying an Idempotency-Key (§8). */
+/** Whether sending the request twice is safe: idempotent methods, and POSTs carrying an Idempotency-Key (docs/api-contract.md §8). */
 export function isReplayable(method: IHttpRequestMethods, hasIdempotencyKey: boolean, isMultipart: boolean): boolean {
 	if (isMultipart) return false;
 	return IDEMPOTENT_METHODS.includes(method) || (method === 'POST' && hasIdempotencyKey);

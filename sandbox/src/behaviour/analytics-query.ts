@@ -1,4 +1,4 @@
-// Query validation of the analytics endpoints (§7): strict, every problem is a 400 naming its parameter.
+// Query validation of the analytics endpoints (docs/api-contract.md §7): strict, every problem is a 400 naming its parameter.
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { idString, intQuery, parseOrThrow, sortOrder, type Schema } from '../validation';

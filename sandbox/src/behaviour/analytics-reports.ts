@@ -1,4 +1,4 @@
-// The six analytics answers (§7), computed from the aggregates as §12 defines each number.
+// The six analytics answers (docs/api-contract.md §7), computed from the aggregates as docs/api-contract.md §12 defines each number.
 import type { AccountStats } from './account-stats';
 import { distinctVisitors, funnelCounts, scopeOf, sourcesOf, totals } from './analytics-reads';
 import { formatDate, type Granularity } from './calendar';

@@ -1,4 +1,4 @@
-// GET /v1/analytics/* (§7, §12). The core's hook has authenticated the request; any key may read.
+// GET /v1/analytics/* (docs/api-contract.md §7, §12). The core's hook has authenticated the request; any key may read.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { idString, parseOrThrow } from '../validation';
 import {

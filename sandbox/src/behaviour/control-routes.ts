@@ -1,4 +1,4 @@
-// Sandbox-only routes of the behaviour engine (§12, §13): the clock (unless the core serves it) and traffic.
+// Sandbox-only routes of the behaviour engine (docs/api-contract.md §12, §13): the clock (unless the core serves it) and traffic.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors';

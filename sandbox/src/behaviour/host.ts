@@ -1,5 +1,5 @@
-// The seam between the sandbox core (issue 2: store, auth, leads, resources, webhooks, CRM) and the
-// behaviour engine (issue 3: tracking, scoring, analytics). The core implements BehaviourHost and calls
+// The seam between the sandbox core (store, auth, leads, resources, webhooks, CRM) and the
+// behaviour engine (tracking, scoring, analytics). The core implements BehaviourHost and calls
 // registerBehaviour(app, host) from ./index; the engine never reaches into the core otherwise.
 import type { FastifyInstance } from 'fastify';
 

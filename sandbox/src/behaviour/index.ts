@@ -1,4 +1,4 @@
-// The behaviour engine (issue 3): visitor tracking, lead scoring and analytics. Entry point for the core.
+// The behaviour engine: visitor tracking, lead scoring and analytics. Entry point for the core.
 import { registerAnalyticsRoutes } from './analytics-routes';
 import { registerControlRoutes } from './control-routes';
 import { Engine } from './engine';

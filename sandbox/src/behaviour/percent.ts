@@ -1,4 +1,4 @@
-// Percentage strings of the contract (§7): two decimals and a % sign; trends carry a sign.
+// Percentage strings of the contract (docs/api-contract.md §7): two decimals and a % sign; trends carry a sign.
 
 /** `part / whole` in hundredths of a percent, rounded half away from zero; 0 when `whole` is 0. */
 function hundredths(part: number, whole: number): number {

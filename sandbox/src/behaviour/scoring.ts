@@ -1,4 +1,4 @@
-// Lead score 0..100 from behaviour (§12): five capped parts that add up to at most 100.
+// Lead score 0..100 from behaviour (docs/api-contract.md §12): five capped parts that add up to at most 100.
 import { MS_PER_DAY, MS_PER_HOUR } from './calendar';
 import type { BehaviorSummary } from './host';
 

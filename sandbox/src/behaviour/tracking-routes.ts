@@ -1,4 +1,4 @@
-// POST /c/{id}/events on the content host (§12): what the tracking script of a public page sends.
+// POST /c/{id}/events on the content host (docs/api-contract.md §12): what the tracking script of a public page sends.
 // No API key; only published resources with track_visitors record anything.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

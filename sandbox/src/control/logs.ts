@@ -1,4 +1,4 @@
-// /_sandbox: what the sandbox saw and sent (contract §13).
+// /_sandbox: what the sandbox saw and sent (docs/api-contract.md §13).
 import type { FastifyInstance } from 'fastify';
 import { controlRoute } from '../route';
 import type { Sandbox } from '../sandbox';

@@ -1,4 +1,4 @@
-// /_sandbox: config, faults and webhook faults (contract §13).
+// /_sandbox: config, faults and webhook faults (docs/api-contract.md §13).
 import type { FastifyInstance } from 'fastify';
 import { configPatchSchema } from '../config';
 import { faultSettingsSchema, webhookFaultsSchema } from '../faults';

@@ -1,4 +1,4 @@
-// /_sandbox: keys, accounts, reset and seed (contract §13).
+// /_sandbox: keys, accounts, reset and seed (docs/api-contract.md §13).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors';

@@ -1,4 +1,4 @@
-// CRM synchronisation (contract §5 "CRM sync").
+// CRM synchronisation (docs/api-contract.md §5 "CRM sync").
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { findOwned } from '../auth';

@@ -1,4 +1,4 @@
-// Events list (contract §14): the lead events the webhook deliveries carry, listed for pollers.
+// Events list (docs/api-contract.md §14): the lead events the webhook deliveries carry, listed for pollers.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors';
@@ -44,7 +44,7 @@ export function registerEventRoutes(app: FastifyInstance, sandbox: Sandbox): voi
 		url: '/v1/events',
 		query: listQuery,
 		handler: ({ auth, query }) => {
-			// Switched off (§13 `events_endpoint`): answered as a service without this endpoint would.
+			// Switched off (docs/api-contract.md §13 `events_endpoint`): answered as a service without this endpoint would.
 			if (!sandbox.config.events_endpoint) throw ApiError.notFound('No endpoint GET /v1/events');
 			const after = query.created_after === undefined ? undefined : Date.parse(query.created_after);
 			const items = prune(sandbox).filter(

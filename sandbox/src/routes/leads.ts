@@ -1,4 +1,4 @@
-// Leads (contract §5): list, create, read, update.
+// Leads (docs/api-contract.md §5): list, create, read, update.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { findOwned } from '../auth';

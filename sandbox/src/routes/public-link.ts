@@ -1,4 +1,4 @@
-// The public link of a resource on the content host (contract §6): GET /c/{id}.
+// The public link of a resource on the content host (docs/api-contract.md §6): GET /c/{id}.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Sandbox } from '../sandbox';
 

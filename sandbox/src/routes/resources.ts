@@ -1,4 +1,4 @@
-// Content resources (contract §6): CRUD, uploads, and the draft → published → archived lifecycle.
+// Content resources (docs/api-contract.md §6): CRUD, uploads, and the draft → published → archived lifecycle.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { findOwned } from '../auth';

@@ -1,4 +1,4 @@
-// Users and CTAs of the account (contract §5 and §6, our additions for pickers).
+// Users and CTAs of the account (docs/api-contract.md §5 and §6, our additions for pickers).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { findOwned } from '../auth';

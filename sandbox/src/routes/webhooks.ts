@@ -1,4 +1,4 @@
-// Webhook endpoints (contract §10): CRUD, event types and the test operation.
+// Webhook endpoints (docs/api-contract.md §10): CRUD, event types and the test operation.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { findOwned } from '../auth';
@@ -13,7 +13,7 @@ import { webhookView } from '../views';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Why the URL is refused, or null: https with a host; http only for loopback hosts while allowed (§13). */
+/** Why the URL is refused, or null: https with a host; http only for loopback hosts while allowed (docs/api-contract.md §13). */
 function urlProblem(value: string, allowHttp: boolean): string | null {
 	let url: URL;
 	try {

@@ -1,4 +1,4 @@
-// Contract §10: asynchronous, signed deliveries with retries, the console status, and the test operation.
+// docs/api-contract.md §10: asynchronous, signed deliveries with retries, the console status, and the test operation.
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../behaviour/host';
 import type { SandboxConfig } from '../config';
@@ -45,7 +45,7 @@ export class WebhookDispatcher {
 	constructor(private readonly deps: DispatcherDeps) {}
 
 	/**
-	 * Records the event in the events list (contract §14: one event model for deliveries and the list) and
+	 * Records the event in the events list (docs/api-contract.md §14: one event model for deliveries and the list) and
 	 * queues it for every active endpoint of the account that subscribes to its type.
 	 */
 	emit(accountId: string, type: WebhookEventType, data: Record<string, unknown>): void {

@@ -19,7 +19,7 @@ import { BINARY_BYTES, BULK_LEADS, TRIGGER_WEBHOOK_ID, WORKFLOW_IDS, queueWorkfl
 
 const { step, print, seconds } = createProgress({ prefix: 'e2e:queue' });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The contract's retry schedule (§10); the restart scenario waits longer before the first retry. */
+/** The contract's retry schedule (docs/api-contract.md §10); the restart scenario waits longer before the first retry. */
 const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
 
 function assert(condition, message) {

@@ -101,7 +101,7 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 }
 
 /**
- * The common §7 query of an analytics operation from its parameters: period, time zone and, where the
+ * The common docs/api-contract.md §7 query of an analytics operation from its parameters: period, time zone and, where the
  * operation has the "Filters" collection, `resource_id`.
  */
 export function readAnalyticsQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {

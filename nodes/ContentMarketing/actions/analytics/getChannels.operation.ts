@@ -1,6 +1,6 @@
 import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields, resourceFilterField } from './filters';
-import { simplifyList } from './simplify';
+import { simplifyList } from './simplifyReports';
 
 /** Simplified: one item per traffic channel (UTM source), most visits first. */
 export const { description, execute } = analyticsOperation({

@@ -1,6 +1,6 @@
 import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields, resourceFilterField } from './filters';
-import { simplifyFunnel } from './simplify';
+import { simplifyFunnel } from './simplifyReports';
 
 /** Simplified: one flat object with a count and a rate per funnel step. */
 export const { description, execute } = analyticsOperation({

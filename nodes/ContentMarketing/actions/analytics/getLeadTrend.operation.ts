@@ -2,7 +2,7 @@ import { assertEnum } from '../../helpers/validation';
 import { GRANULARITIES } from '../../helpers/vocabulary';
 import { analyticsOperation } from './analyticsOperation';
 import { granularityField, optionsCollection, periodFields, resourceFilterField } from './filters';
-import { simplifyLeadTrend } from './simplify';
+import { simplifyLeadTrend } from './simplifyReports';
 
 /** Simplified: one item per day, week or month with its leads, conversions and conversion rate. */
 export const { description, execute } = analyticsOperation({

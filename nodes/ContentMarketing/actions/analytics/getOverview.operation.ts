@@ -1,6 +1,6 @@
 import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields, resourceFilterField } from './filters';
-import { simplifyOverview } from './simplify';
+import { simplifyOverview } from './simplifyReports';
 
 /** Simplified: one flat object (period dates, summary numbers and trends), ready for a sheet row or a message. */
 export const { description, execute } = analyticsOperation({

@@ -4,7 +4,7 @@ import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
 import { analyticsOperation } from './analyticsOperation';
 import { granularityField, optionsCollection, periodFields } from './filters';
-import { simplifyResourceAnalytics } from './simplify';
+import { simplifyResourceAnalytics } from './simplifyReports';
 
 /** Simplified: totals and scroll distribution flat, channels and trend kept as arrays. */
 export const { description, execute } = analyticsOperation({

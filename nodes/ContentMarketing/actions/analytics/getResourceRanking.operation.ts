@@ -5,7 +5,7 @@ import { readInteger } from '../../helpers/values';
 import { RANKING_SORT_FIELDS, SORT_ORDERS } from '../../helpers/vocabulary';
 import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields } from './filters';
-import { simplifyList } from './simplify';
+import { simplifyList } from './simplifyReports';
 
 
 const rankingOptions: INodeProperties[] = [

@@ -19,7 +19,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const id = readResourceId.call(this, itemIndex);
 		const answer = (await apiRequest.call(this, 'DELETE', `/v1/resources/${id}`, { itemIndex })) as IDataObject;
-		// §6 answers { id, deleted: true }; a bare 204 means the same.
+		// docs/api-contract.md §6 answers { id, deleted: true }; a bare 204 means the same.
 		return { id: typeof answer.id === 'string' ? answer.id : id, deleted: answer.deleted !== false };
 	});
 }

@@ -5,7 +5,7 @@ import * as archive from './archive.operation';
 import * as create from './create.operation';
 import * as deleteResource from './delete.operation';
 import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as publish from './publish.operation';
 import * as update from './update.operation';
 
@@ -14,7 +14,7 @@ export const operations: Record<string, Operation> = {
 	create,
 	delete: deleteResource,
 	get,
-	getAll: getMany,
+	getAll,
 	publish,
 	update,
 };
@@ -81,7 +81,7 @@ export const description: INodeProperties[] = [
 	},
 	...create.description,
 	...get.description,
-	...getMany.description,
+	...getAll.description,
 	...update.description,
 	...deleteResource.description,
 	...publish.description,

@@ -8,7 +8,7 @@ import { resourceLocator } from './fields';
 import { readResourceId } from './resourceBody';
 
 /**
- * Publish and archive (§6): a POST without a body that answers the resource in its new state. An illegal
+ * Publish and archive (docs/api-contract.md §6): a POST without a body that answers the resource in its new state. An illegal
  * transition (publish of a non-draft, archive of a non-published resource) is the service's 409, reported
  * with the service's own message.
  */

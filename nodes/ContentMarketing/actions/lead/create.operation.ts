@@ -82,7 +82,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 		const customFields = readCustomFields.call(this, additional, itemIndex);
 		if (customFields !== undefined) body.custom_fields = customFields;
-		// The transport sends a fresh Idempotency-Key with this POST, so a retry after a 5xx cannot create twice (§8).
+		// The transport sends a fresh Idempotency-Key with this POST, so a retry after a 5xx cannot create twice (docs/api-contract.md §8).
 		return await apiRequest.call(this, 'POST', '/v1/leads', { body, itemIndex });
 	});
 }

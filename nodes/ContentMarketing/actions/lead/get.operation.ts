@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readSimplify, simplifyField } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../../helpers/locator';
-import { simplifyLead } from '../../helpers/simplify';
+import { simplifyLead } from '../../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocator } from './fields';
 

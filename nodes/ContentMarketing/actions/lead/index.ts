@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../types';
 import * as create from './create.operation';
 import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as syncManyToCrm from './syncManyToCrm.operation';
 import * as syncToCrm from './syncToCrm.operation';
 import * as update from './update.operation';
@@ -11,7 +11,7 @@ import * as update from './update.operation';
 export const operations: Record<string, Operation> = {
 	create,
 	get,
-	getAll: getMany,
+	getAll,
 	syncManyToCrm,
 	syncToCrm,
 	update,
@@ -72,7 +72,7 @@ export const description: INodeProperties[] = [
 	},
 	...create.description,
 	...get.description,
-	...getMany.description,
+	...getAll.description,
 	...update.description,
 	...syncToCrm.description,
 	...syncManyToCrm.description,

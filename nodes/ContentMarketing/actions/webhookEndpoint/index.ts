@@ -4,7 +4,7 @@ import type { Operation } from '../types';
 import * as create from './create.operation';
 import * as deleteEndpoint from './delete.operation';
 import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as sendTest from './sendTest.operation';
 import * as update from './update.operation';
 
@@ -12,7 +12,7 @@ export const operations: Record<string, Operation> = {
 	create,
 	delete: deleteEndpoint,
 	get,
-	getAll: getMany,
+	getAll,
 	sendTest,
 	update,
 };
@@ -72,7 +72,7 @@ export const description: INodeProperties[] = [
 	},
 	...create.description,
 	...get.description,
-	...getMany.description,
+	...getAll.description,
 	...update.description,
 	...deleteEndpoint.description,
 	...sendTest.description,

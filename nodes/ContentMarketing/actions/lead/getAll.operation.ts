@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, readSimplify, readSortOptions, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { simplifyLead } from '../../helpers/simplify';
+import { simplifyLead } from '../../helpers/simplifyLead';
 import { assertCollectionFilled, assertEnum, assertId, assertMaxLength, assertText, idExample } from '../../helpers/validation';
 import { readInteger } from '../../helpers/values';
 import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
