@@ -5,7 +5,9 @@ import tseslint from 'typescript-eslint';
 // rules n8n applies to community nodes (@n8n/eslint-plugin-community-nodes, the rules of @n8n/node-cli's
 // config, which cannot be installed from this registry).
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', '.n8n-test/**', '.cache/**', '.tmp/**', 'coverage/**'] },
+	{
+		ignores: ['dist/**', 'node_modules/**', '.n8n-test/**', '.cache/**', '.tmp/**', 'coverage/**'],
+	},
 	{
 		files: ['**/*.ts', '**/*.mjs'],
 		extends: [tseslint.configs.recommended],

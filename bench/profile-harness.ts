@@ -23,14 +23,23 @@ async function main(): Promise<void> {
 		credentials: { contentMarketingApi: { apiKey: keys.full, baseUrl: sandbox.url } },
 	});
 	const type = harness.typeName('contentMarketing');
-	const input = (tag: string) => Array.from({ length: count }, (_, i) => ({ json: { email: `${tag}${i}@bench.example` } }));
-	const parameters = { resource: 'lead', operation: 'create', email: '={{ $json.email }}', options: { maxParallelRequests: maxParallel } };
+	const input = (tag: string) =>
+		Array.from({ length: count }, (_, i) => ({ json: { email: `${tag}${i}@bench.example` } }));
+	const parameters = {
+		resource: 'lead',
+		operation: 'create',
+		email: '={{ $json.email }}',
+		options: { maxParallelRequests: maxParallel },
+	};
 	await harness.runNode({ type, parameters, input: input('warm').slice(0, 100) });
 	const started = performance.now();
 	const result = await harness.runNode({ type, parameters, input: input('run') });
 	const ms = performance.now() - started;
-	if (result.error !== undefined || result.items.length !== count) throw new Error(`run failed: ${result.error?.message}`);
-	console.log(`${count} Lead › Create in the harness, Max Parallel Requests ${maxParallel}: ${(ms / count).toFixed(3)} ms/item`);
+	if (result.error !== undefined || result.items.length !== count)
+		throw new Error(`run failed: ${result.error?.message}`);
+	console.log(
+		`${count} Lead › Create in the harness, Max Parallel Requests ${maxParallel}: ${(ms / count).toFixed(3)} ms/item`,
+	);
 	await harness.close();
 	await sandbox.close();
 }

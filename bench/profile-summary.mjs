@@ -22,7 +22,9 @@ for (const file of process.argv.slice(2)) {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const self = new Map();
 	const intervals = profile.timeDeltas;
-	profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (intervals[index] ?? 0)));
+	profile.samples.forEach((id, index) =>
+		self.set(id, (self.get(id) ?? 0) + (intervals[index] ?? 0)),
+	);
 	const byGroup = new Map();
 	const byFunction = new Map();
 	let total = 0;
@@ -31,7 +33,10 @@ for (const file of process.argv.slice(2)) {
 		const url = callFrame.url ?? '';
 		if (callFrame.functionName === '(idle)' || callFrame.functionName === '(program)') continue;
 		total += micros;
-		const group = callFrame.functionName === '(garbage collector)' ? 'garbage collector' : (groups.find(([, re]) => re.test(url))?.[0] ?? 'other');
+		const group =
+			callFrame.functionName === '(garbage collector)'
+				? 'garbage collector'
+				: (groups.find(([, re]) => re.test(url))?.[0] ?? 'other');
 		byGroup.set(group, (byGroup.get(group) ?? 0) + micros);
 		const key = `${callFrame.functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(dist|sandbox|test)\//, '$1/')}:${callFrame.lineNumber + 1}`;
 		byFunction.set(key, (byFunction.get(key) ?? 0) + micros);

@@ -19,8 +19,13 @@ const log = (...parts) => console.log(...parts);
 
 function build() {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-		child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`))));
+		const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], {
+			cwd: PROJECT_ROOT,
+			stdio: 'inherit',
+		});
+		child.on('exit', (code) =>
+			code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)),
+		);
 	});
 }
 
@@ -31,9 +36,15 @@ function rssMb(pid) {
 }
 
 async function main() {
-	if (!isInstalled()) throw new Error(`n8n ${N8N_VERSION} is not installed: run node scripts/e2e/install-n8n.mjs`);
+	if (!isInstalled())
+		throw new Error(`n8n ${N8N_VERSION} is not installed: run node scripts/e2e/install-n8n.mjs`);
 	const cores = os.availableParallelism();
-	log(`bench: n8n ${N8N_VERSION}, Node ${process.version}, ${cores} cores (os.availableParallelism()), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
+	log(
+		`bench: n8n ${N8N_VERSION}, Node ${process.version}, ${cores} cores (os.availableParallelism()), load ${os
+			.loadavg()
+			.map((l) => l.toFixed(1))
+			.join(' ')}, ${new Date().toISOString()}`,
+	);
 	await build();
 
 	const sandbox = await startSandboxInProcess({ seedDemo: false });
@@ -44,7 +55,11 @@ async function main() {
 	try {
 		prepareUserFolder(userFolder, { clean: true });
 		// Executions are not stored: the run's time is the nodes', not the database's (same for every variant).
-		const env = { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', EXECUTIONS_DATA_SAVE_ON_ERROR: 'none', N8N_PAYLOAD_SIZE_MAX: '64' };
+		const env = {
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'none',
+			N8N_PAYLOAD_SIZE_MAX: '64',
+		};
 		const profileEnv = process.env.BENCH_PROFILE
 			? {
 					NODE_OPTIONS: `--require ${path.join(PROJECT_ROOT, 'bench', 'cpu-profile-preload.cjs')}`,
@@ -58,8 +73,16 @@ async function main() {
 			await new Promise((resolve) => setTimeout(resolve, 3000));
 		};
 		const opts = { userFolder, env };
-		await importJson('import:credentials', [{ ...CREDENTIAL, data: { apiKey: keys.full, baseUrl: sandbox.url } }], opts);
-		await importJson('import:workflow', [benchWorkflow({ sandboxUrl: sandbox.url, key: keys.full, otherKey: keys.other_account })], opts);
+		await importJson(
+			'import:credentials',
+			[{ ...CREDENTIAL, data: { apiKey: keys.full, baseUrl: sandbox.url } }],
+			opts,
+		);
+		await importJson(
+			'import:workflow',
+			[benchWorkflow({ sandboxUrl: sandbox.url, key: keys.full, otherKey: keys.other_account })],
+			opts,
+		);
 		await runN8nOk(['publish:workflow', `--id=${WORKFLOW_ID}`], opts);
 		n8n = await startN8n({ userFolder, env: { ...env, ...profileEnv } });
 		await n8n.ready;
@@ -73,7 +96,8 @@ async function main() {
 			});
 			const text = await response.text();
 			const ms = performance.now() - started;
-			if (!response.ok) throw new Error(`bench-${name}: HTTP ${response.status} ${text.slice(0, 300)}`);
+			if (!response.ok)
+				throw new Error(`bench-${name}: HTTP ${response.status} ${text.slice(0, 300)}`);
 			return { ms, body: text ? JSON.parse(text) : undefined };
 		};
 		const reset = async (settings = {}) => {
@@ -82,15 +106,23 @@ async function main() {
 			await control('DELETE', '/_sandbox/faults');
 		};
 		const latency = async (ms) => {
-			if (ms > 0) await control('PUT', '/_sandbox/faults', { latency_ms: ms, methods: ['GET', 'POST', 'PATCH'] });
+			if (ms > 0)
+				await control('PUT', '/_sandbox/faults', {
+					latency_ms: ms,
+					methods: ['GET', 'POST', 'PATCH'],
+				});
 			else await control('DELETE', '/_sandbox/faults');
 		};
-		const emails = (count, tag) => Array.from({ length: count }, (_, i) => ({ email: `${tag}${i}@bench.example` }));
+		const emails = (count, tag) =>
+			Array.from({ length: count }, (_, i) => ({ email: `${tag}${i}@bench.example` }));
 		const leadCount = async () => {
 			let count = 0;
 			let cursor = null;
 			do {
-				const page = await client.api('GET', `/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+				const page = await client.api(
+					'GET',
+					`/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+				);
 				count += page.data.length;
 				cursor = page.next_cursor;
 			} while (cursor);
@@ -117,8 +149,16 @@ async function main() {
 
 		const table = [];
 		const row = (figure, measured, target, met, note = '') => {
-			table.push({ figure, measured, target, met: met === undefined ? '' : met ? 'met' : 'NOT met', note });
-			log(`  ${figure}: ${measured}${target ? ` (target ${target}: ${met ? 'met' : 'NOT met'})` : ''}${note ? ` ${note}` : ''}`);
+			table.push({
+				figure,
+				measured,
+				target,
+				met: met === undefined ? '' : met ? 'met' : 'NOT met',
+				note,
+			});
+			log(
+				`  ${figure}: ${measured}${target ? ` (target ${target}: ${met ? 'met' : 'NOT met'})` : ''}${note ? ` ${note}` : ''}`,
+			);
 		};
 		const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
@@ -133,17 +173,28 @@ async function main() {
 						await latency(lat);
 						const items = emails(N, `${variant}${round}x`);
 						const { ms } =
-							variant === 'raw' ? await rawLoop(items) : await hook(variant === 'node' ? 'node-create' : 'http-create', items);
+							variant === 'raw'
+								? await rawLoop(items)
+								: await hook(variant === 'node' ? 'node-create' : 'http-create', items);
 						await latency(0);
 						const count = await leadCount();
-						if (count !== N) throw new Error(`A ${variant} at ${lat} ms created ${count} leads, not ${N}`);
+						if (count !== N)
+							throw new Error(`A ${variant} at ${lat} ms created ${count} leads, not ${N}`);
 						times[variant].push(ms / N);
 					}
 				}
 				const [node, http, raw] = [median(times.node), median(times.http), median(times.raw)];
-				log(`A. ${N} Lead › Create at ${lat} ms: node ${node.toFixed(2)} ms/item, HTTP Request ${http.toFixed(2)}, raw loop ${raw.toFixed(2)} (medians of ${ROUNDS})`);
+				log(
+					`A. ${N} Lead › Create at ${lat} ms: node ${node.toFixed(2)} ms/item, HTTP Request ${http.toFixed(2)}, raw loop ${raw.toFixed(2)} (medians of ${ROUNDS})`,
+				);
 				const target = lat === 0 ? 1.25 : 1.0;
-				row(`A ${lat} ms node/HTTP`, (node / http).toFixed(2), `≤ ${target}`, node / http <= target, `(node/raw ${(node / raw).toFixed(2)})`);
+				row(
+					`A ${lat} ms node/HTTP`,
+					(node / http).toFixed(2),
+					`≤ ${target}`,
+					node / http <= target,
+					`(node/raw ${(node / raw).toFixed(2)})`,
+				);
 			}
 		}
 
@@ -161,19 +212,30 @@ async function main() {
 			// Counted without the limit (the counting reads would be refused too).
 			await control('PATCH', '/_sandbox/config', { rate_limit: null });
 			const created = await leadCount();
-			await control('PATCH', '/_sandbox/config', { rate_limit: { requests: 3000, window_seconds: 60 } });
+			await control('PATCH', '/_sandbox/config', {
+				rate_limit: { requests: 3000, window_seconds: 60 },
+			});
 			const minimum = ((N - 3000) / 50) * 1000;
-			log(`B. ${N} Lead › Create, limit 3,000/60 s, 50 ms latency: ${(ms / 1000).toFixed(1)} s (minimum ${minimum / 1000} s), ${created} leads, ${failed} failed items, ${refused} of ${posts.length} requests answered 429`);
+			log(
+				`B. ${N} Lead › Create, limit 3,000/60 s, 50 ms latency: ${(ms / 1000).toFixed(1)} s (minimum ${minimum / 1000} s), ${created} leads, ${failed} failed items, ${refused} of ${posts.length} requests answered 429`,
+			);
 			row('B time / minimum', (ms / minimum).toFixed(3), '≤ 1.15', ms / minimum <= 1.15);
 			row('B failed items', String(failed), '0', failed === 0);
 			row('B duplicated leads', String(created - N), '0', created === N);
-			row('B 429 share', `${((refused / posts.length) * 100).toFixed(2)} %`, '≤ 3 %', refused / posts.length <= 0.03);
+			row(
+				'B 429 share',
+				`${((refused / posts.length) * 100).toFixed(2)} %`,
+				'≤ 3 %',
+				refused / posts.length <= 0.03,
+			);
 			// The HTTP Request node under the same limit (its own key, so a fresh window), On Error: Continue.
 			await control('PUT', '/_sandbox/faults', { latency_ms: 50, methods: ['POST'] });
 			const http = await hook('http-create-limited', emails(N, 'bh'));
 			await control('DELETE', '/_sandbox/faults');
 			const httpFailed = http.body.filter((item) => item.error !== undefined).length;
-			log(`B. HTTP Request node, same limit: ${(http.ms / 1000).toFixed(1)} s, ${httpFailed} of ${N} items failed`);
+			log(
+				`B. HTTP Request node, same limit: ${(http.ms / 1000).toFixed(1)} s, ${httpFailed} of ${N} items failed`,
+			);
 			row('B HTTP Request failed items', String(httpFailed), '', undefined, '(for comparison)');
 		}
 
@@ -183,7 +245,10 @@ async function main() {
 			const ids = [];
 			let cursor = null;
 			do {
-				const page = await client.api('GET', `/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+				const page = await client.api(
+					'GET',
+					`/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+				);
 				ids.push(...page.data.map((lead) => ({ id: lead.id })));
 				cursor = page.next_cursor;
 			} while (cursor);
@@ -197,13 +262,17 @@ async function main() {
 					for (const variant of round % 2 === 0 ? ['node', 'http'] : ['http', 'node']) {
 						const { ms, body } = await hook(variant === 'node' ? ours : theirs, items);
 						if (body.length !== items.length || body.some((item) => item.error !== undefined)) {
-							throw new Error(`C ${what} ${variant}: ${body.length} items, errors: ${JSON.stringify(body.find((i) => i.error))}`);
+							throw new Error(
+								`C ${what} ${variant}: ${body.length} items, errors: ${JSON.stringify(body.find((i) => i.error))}`,
+							);
 						}
 						times[variant].push(ms);
 					}
 				}
 				const [node, http] = [median(times.node), median(times.http)];
-				log(`C. ${what} at 25 ms: node ${(node / 1000).toFixed(2)} s, HTTP Request ${(http / 1000).toFixed(2)} s${what.startsWith('Sync') ? ' (HTTP Request: one /sync-crm call per lead)' : ''}`);
+				log(
+					`C. ${what} at 25 ms: node ${(node / 1000).toFixed(2)} s, HTTP Request ${(http / 1000).toFixed(2)} s${what.startsWith('Sync') ? ' (HTTP Request: one /sync-crm call per lead)' : ''}`,
+				);
 				row(`C ${what} node/HTTP`, (node / http).toFixed(2), '≤ 1.0', node / http <= 1.0);
 			}
 			await latency(0);
@@ -228,17 +297,30 @@ async function main() {
 			}
 			const [t5, t50] = [median(result[5000].ms), median(result[50000].ms)];
 			const [m5, m50] = [median(result[5000].mb), median(result[50000].mb)];
-			log(`D. Get Many Return All: 5,000 leads ${(t5 / 1000).toFixed(2)} s, +${m5.toFixed(0)} MB; 50,000 leads ${(t50 / 1000).toFixed(2)} s, +${m50.toFixed(0)} MB (n8n's resident memory, peak minus before)`);
+			log(
+				`D. Get Many Return All: 5,000 leads ${(t5 / 1000).toFixed(2)} s, +${m5.toFixed(0)} MB; 50,000 leads ${(t50 / 1000).toFixed(2)} s, +${m50.toFixed(0)} MB (n8n's resident memory, peak minus before)`,
+			);
 			row('D time 50k/5k', (t50 / t5).toFixed(2), '≤ 11', t50 / t5 <= 11);
-			row('D peak memory growth 50k/5k', (m50 / Math.max(m5, 1)).toFixed(2), '≤ 11', m50 / Math.max(m5, 1) <= 11);
+			row(
+				'D peak memory growth 50k/5k',
+				(m50 / Math.max(m5, 1)).toFixed(2),
+				'≤ 11',
+				m50 / Math.max(m5, 1) <= 11,
+			);
 		}
 
 		await dumpProfile();
 		log('');
 		log(`| figure | measured | target | | note |`);
 		log(`|---|---|---|---|---|`);
-		for (const r of table) log(`| ${r.figure} | ${r.measured} | ${r.target} | ${r.met} | ${r.note} |`);
-		log(`cores: ${cores}; load at end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; rounds: ${ROUNDS}`);
+		for (const r of table)
+			log(`| ${r.figure} | ${r.measured} | ${r.target} | ${r.met} | ${r.note} |`);
+		log(
+			`cores: ${cores}; load at end: ${os
+				.loadavg()
+				.map((l) => l.toFixed(1))
+				.join(' ')}; rounds: ${ROUNDS}`,
+		);
 	} finally {
 		await n8n?.stop();
 		await sandbox.close();

@@ -3,7 +3,11 @@
 // last node is done, so the POST's duration is the run's duration.
 import { randomUUID } from 'node:crypto';
 
-export const CREDENTIAL = { id: 'cmBenchCredential1', name: 'Content Marketing bench', type: 'contentMarketingApi' };
+export const CREDENTIAL = {
+	id: 'cmBenchCredential1',
+	name: 'Content Marketing bench',
+	type: 'contentMarketingApi',
+};
 export const WORKFLOW_ID = 'cmBenchWorkflow001';
 const NODE_TYPE = 'n8n-nodes-content-marketing.contentMarketing';
 
@@ -16,7 +20,9 @@ function targets({ sandboxUrl, key, otherKey }) {
 			method,
 			url,
 			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${extra.key ?? key}` }] },
+			headerParameters: {
+				parameters: [{ name: 'Authorization', value: `Bearer ${extra.key ?? key}` }],
+			},
 			...(body === undefined ? {} : { sendBody: true, specifyBody: 'json', jsonBody: body }),
 			options: {},
 		},
@@ -32,15 +38,37 @@ function targets({ sandboxUrl, key, otherKey }) {
 	const lead = (expression) => ({ __rl: true, mode: 'id', value: expression });
 	return {
 		'node-create': ours({ resource: 'lead', operation: 'create', email: '={{ $json.email }}' }),
-		'http-create': http('POST', `${sandboxUrl}/v1/leads`, '={{ JSON.stringify({ email: $json.email }) }}'),
+		'http-create': http(
+			'POST',
+			`${sandboxUrl}/v1/leads`,
+			'={{ JSON.stringify({ email: $json.email }) }}',
+		),
 		// Under the rate limit the HTTP Request node's failures are counted, not fatal (On Error: Continue).
-		'http-create-limited': http('POST', `${sandboxUrl}/v1/leads`, '={{ JSON.stringify({ email: $json.email }) }}', {
-			key: otherKey,
-			onError: 'continueRegularOutput',
+		'http-create-limited': http(
+			'POST',
+			`${sandboxUrl}/v1/leads`,
+			'={{ JSON.stringify({ email: $json.email }) }}',
+			{
+				key: otherKey,
+				onError: 'continueRegularOutput',
+			},
+		),
+		'node-update': ours({
+			resource: 'lead',
+			operation: 'update',
+			leadId: lead('={{ $json.id }}'),
+			updateFields: { notes: 'bench' },
 		}),
-		'node-update': ours({ resource: 'lead', operation: 'update', leadId: lead('={{ $json.id }}'), updateFields: { notes: 'bench' } }),
-		'http-update': http('PATCH', `=${sandboxUrl}/v1/leads/{{ $json.id }}`, '={{ JSON.stringify({ notes: "bench" }) }}'),
-		'node-sync': ours({ resource: 'lead', operation: 'syncManyToCrm', leadId: lead('={{ $json.id }}') }),
+		'http-update': http(
+			'PATCH',
+			`=${sandboxUrl}/v1/leads/{{ $json.id }}`,
+			'={{ JSON.stringify({ notes: "bench" }) }}',
+		),
+		'node-sync': ours({
+			resource: 'lead',
+			operation: 'syncManyToCrm',
+			leadId: lead('={{ $json.id }}'),
+		}),
 		'http-sync': http('POST', `=${sandboxUrl}/v1/leads/{{ $json.id }}/sync-crm`),
 		'node-getall': ours({ resource: 'lead', operation: 'getAll', returnAll: true }),
 	};

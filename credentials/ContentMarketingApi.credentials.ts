@@ -37,7 +37,10 @@ async function bearerForBaseUrlOriginOnly(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const request: IHttpRequestOptions = { ...requestOptions, sendCredentialsOnCrossOriginRedirect: false };
+	const request: IHttpRequestOptions = {
+		...requestOptions,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
 	const allowed = originOf(credentials.baseUrl);
 	if (allowed === undefined || targetOrigin(request) !== allowed) return request;
 	request.headers = { ...request.headers, Authorization: `Bearer ${String(credentials.apiKey)}` };
@@ -101,7 +104,8 @@ export class ContentMarketingApi implements ICredentialType {
 				properties: {
 					key: 'error.code',
 					value: 'unauthorized',
-					message: 'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
+					message:
+						'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
 				},
 			},
 			{
@@ -109,7 +113,8 @@ export class ContentMarketingApi implements ICredentialType {
 				properties: {
 					key: 'error.code',
 					value: 'forbidden',
-					message: 'The API key is valid but may not read this account (HTTP 403 forbidden): use a key with access to the account.',
+					message:
+						'The API key is valid but may not read this account (HTTP 403 forbidden): use a key with access to the account.',
 				},
 			},
 			{
@@ -117,7 +122,8 @@ export class ContentMarketingApi implements ICredentialType {
 				properties: {
 					key: 'error.code',
 					value: 'rate_limited',
-					message: 'The API key and Base URL are right, but the service is rate limiting this key (HTTP 429): test again in a minute.',
+					message:
+						'The API key and Base URL are right, but the service is rate limiting this key (HTTP 429): test again in a minute.',
 				},
 			},
 			{

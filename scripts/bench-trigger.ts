@@ -27,11 +27,17 @@ function post(agent: Agent, url: URL, body: string, signature: string): Promise<
 			{
 				method: 'POST',
 				agent,
-				headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cm-signature': signature },
+				headers: {
+					'content-type': 'application/json',
+					'content-length': Buffer.byteLength(body),
+					'cm-signature': signature,
+				},
 			},
 			(res) => {
 				res.resume();
-				res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }),
+				);
 			},
 		);
 		req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
@@ -51,7 +57,13 @@ function delivery(secret: string): { body: string; signature: string } {
 		created_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
 		api_version: 'v1',
 		account_id: 'acct_demo000000000001',
-		data: { lead: { id: `lead_${randomBytes(8).toString('hex')}`, email: 'bench@example.com', status: 'new' } },
+		data: {
+			lead: {
+				id: `lead_${randomBytes(8).toString('hex')}`,
+				email: 'bench@example.com',
+				status: 'new',
+			},
+		},
 	});
 	const t = Math.floor(Date.now() / 1000);
 	const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
@@ -62,7 +74,10 @@ async function main(): Promise<void> {
 	const { startSandbox } = await import('../sandbox/src/server');
 	const { createHarness } = await import('../test/harness');
 
-	const sandbox = (await startSandbox({ port: 0, host: '127.0.0.1' })) as { url: string; close(): Promise<void> };
+	const sandbox = (await startSandbox({ port: 0, host: '127.0.0.1' })) as {
+		url: string;
+		close(): Promise<void>;
+	};
 	const keys = (await (await fetch(`${sandbox.url}/_sandbox/keys`)).json()) as { full: string };
 	const harness = await createHarness({
 		packageRoot: ROOT,
@@ -106,11 +121,17 @@ async function main(): Promise<void> {
 		const byStatus = new Map<number, number>();
 		for (const { status } of answers) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 		const answered = answers.filter((a) => a.status >= 200 && a.status < 300).length;
-		const emitted = trigger.deliveries.slice(warmUpEmitted).reduce((sum, d) => sum + d.items.length, 0);
+		const emitted = trigger.deliveries
+			.slice(warmUpEmitted)
+			.reduce((sum, d) => sum + d.items.length, 0);
 
 		console.log(`warm-up:          ${WARM_UP} deliveries (not counted)`);
-		console.log(`deliveries sent:  ${COUNT} at ${RATE}/s target (${(COUNT / sentIn).toFixed(1)}/s achieved over ${sentIn.toFixed(2)} s)`);
-		console.log(`answered 2xx:     ${answered}/${COUNT}   by status: ${JSON.stringify(Object.fromEntries(byStatus))}`);
+		console.log(
+			`deliveries sent:  ${COUNT} at ${RATE}/s target (${(COUNT / sentIn).toFixed(1)}/s achieved over ${sentIn.toFixed(2)} s)`,
+		);
+		console.log(
+			`answered 2xx:     ${answered}/${COUNT}   by status: ${JSON.stringify(Object.fromEntries(byStatus))}`,
+		);
 		console.log(`emitted items:    ${emitted}`);
 		console.log(
 			`latency ms:       p50 ${percentile(latencies, 50).toFixed(2)}  p99 ${percentile(latencies, 99).toFixed(2)}  max ${latencies[latencies.length - 1].toFixed(2)}`,

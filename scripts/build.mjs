@@ -10,10 +10,14 @@ const dist = path.join(root, 'dist');
 const require = createRequire(import.meta.url);
 
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], {
-	cwd: root,
-	stdio: 'inherit',
-});
+execFileSync(
+	process.execPath,
+	[require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')],
+	{
+		cwd: root,
+		stdio: 'inherit',
+	},
+);
 
 const ASSET = /\.(svg|png|json)$/;
 const SCHEMA_DIR = '__schema__';
@@ -41,6 +45,8 @@ for (const node of JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf
 	const versions = [new NodeClass().description.version].flat();
 	for (const version of versions) {
 		const padded = String(version).split('.').concat(['0', '0']).slice(0, 3).join('.');
-		cpSync(source, path.join(root, path.dirname(node), SCHEMA_DIR, `v${padded}`), { recursive: true });
+		cpSync(source, path.join(root, path.dirname(node), SCHEMA_DIR, `v${padded}`), {
+			recursive: true,
+		});
 	}
 }

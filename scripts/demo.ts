@@ -16,7 +16,9 @@ async function step<T>(label: string, work: () => Promise<T> | T): Promise<T> {
 	const tty = process.stdout.isTTY;
 	if (tty) process.stdout.write(`  … ${label}`);
 	const result = await work();
-	process.stdout.write(`${tty ? '\r' : ''}  ✓ ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+	process.stdout.write(
+		`${tty ? '\r' : ''}  ✓ ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+	);
 	return result;
 }
 
@@ -24,12 +26,18 @@ function table(rows: Array<Record<string, string | number>>): string {
 	if (rows.length === 0) return '    (none)';
 	const columns = Object.keys(rows[0]);
 	const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
-	const line = (cells: string[]) => '    ' + cells.map((cell, i) => cell.padEnd(widths[i])).join('  ');
-	return [line(columns), line(widths.map((w) => '─'.repeat(w))), ...rows.map((r) => line(columns.map((c) => String(r[c]))))].join('\n');
+	const line = (cells: string[]) =>
+		'    ' + cells.map((cell, i) => cell.padEnd(widths[i])).join('  ');
+	return [
+		line(columns),
+		line(widths.map((w) => '─'.repeat(w))),
+		...rows.map((r) => line(columns.map((c) => String(r[c])))),
+	].join('\n');
 }
 
 const json = (items: INodeExecutionData[]): IDataObject[] => items.map((item) => item.json);
-const text = (value: unknown): string => (value === null || value === undefined || value === '' ? '—' : String(value));
+const text = (value: unknown): string =>
+	value === null || value === undefined || value === '' ? '—' : String(value);
 
 function printLeads(leads: IDataObject[]): void {
 	console.log('\nHottest leads (Lead › Get Many, sorted by score)');
@@ -53,7 +61,9 @@ function printFunnel(funnel: IDataObject): void {
 	for (const name of steps) {
 		const count = Number(funnel[`${name}_count`]);
 		const bar = '█'.repeat(Math.max(1, Math.round((count / first) * 40)));
-		console.log(`    ${name.padEnd(13)} ${String(count).padStart(7)}  ${String(funnel[`${name}_rate`]).padStart(8)}  ${bar}`);
+		console.log(
+			`    ${name.padEnd(13)} ${String(count).padStart(7)}  ${String(funnel[`${name}_rate`]).padStart(8)}  ${bar}`,
+		);
 	}
 }
 
@@ -76,7 +86,10 @@ async function main(): Promise<void> {
 	console.log('Content Marketing for n8n: demo\n');
 
 	await step('Building the package (dist/)', () => {
-		execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+		execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], {
+			cwd: root,
+			stdio: 'inherit',
+		});
 	});
 
 	const { startSandbox } = await import('../sandbox/src/server');
@@ -86,8 +99,9 @@ async function main(): Promise<void> {
 	console.log(`    sandbox: ${sandbox.url}  (API key with full access: ${sandbox.keys.full})`);
 
 	const { createExampleHarness, readExample } = await import('../test/harness');
-	const harness = await step("Loading the package into n8n's engine (n8n-core WorkflowExecute)", () =>
-		createExampleHarness({ url: sandbox.url, apiKey: sandbox.keys.full }),
+	const harness = await step(
+		"Loading the package into n8n's engine (n8n-core WorkflowExecute)",
+		() => createExampleHarness({ url: sandbox.url, apiKey: sandbox.keys.full }),
 	);
 
 	try {
@@ -101,7 +115,9 @@ async function main(): Promise<void> {
 		const [lead] = json(result.outputOf('Create Lead'));
 		const [sync] = json(result.outputOf('Sync to CRM'));
 		console.log('\nNew lead → CRM (Lead › Create, then Lead › Sync to CRM)');
-		console.log(`    ${lead.email} created as ${lead.id} (status ${lead.status}); ${sync.crm_type} record ${sync.crm_record_id}`);
+		console.log(
+			`    ${lead.email} created as ${lead.id} (status ${lead.status}); ${sync.crm_type} record ${sync.crm_record_id}`,
+		);
 	} finally {
 		await harness.close();
 		if (!keep) await sandbox.close();
@@ -109,8 +125,11 @@ async function main(): Promise<void> {
 
 	if (keep) {
 		console.log(`\nThe sandbox keeps running at ${sandbox.url} with the demo data. API keys:`);
-		for (const [role, key] of Object.entries(sandbox.keys)) console.log(`    ${role.padEnd(24)} ${key}`);
-		console.log('Point a Content Marketing API credential at it (Base URL above, the "full" key). Ctrl+C stops it.');
+		for (const [role, key] of Object.entries(sandbox.keys))
+			console.log(`    ${role.padEnd(24)} ${key}`);
+		console.log(
+			'Point a Content Marketing API credential at it (Base URL above, the "full" key). Ctrl+C stops it.',
+		);
 		await new Promise<void>((resolve) => {
 			process.once('SIGINT', resolve);
 			process.once('SIGTERM', resolve);
@@ -120,8 +139,12 @@ async function main(): Promise<void> {
 	}
 
 	console.log(`\nDone in ${((Date.now() - demoStarted) / 1000).toFixed(1)} s. Next:`);
-	console.log('    npm run sandbox -- --seed-demo   keep a sandbox running (prints its URL and API keys for a credential)');
-	console.log('    npm run dev:n8n                  a real n8n with this package, the sandbox and the example workflows');
+	console.log(
+		'    npm run sandbox -- --seed-demo   keep a sandbox running (prints its URL and API keys for a credential)',
+	);
+	console.log(
+		'    npm run dev:n8n                  a real n8n with this package, the sandbox and the example workflows',
+	);
 	console.log('    npm test                         the tests');
 }
 

@@ -29,27 +29,39 @@ async function main(): Promise<void> {
 			async api(method: string, urlPath: string, body?: unknown) {
 				const response = await fetch(`${sandbox.url}${urlPath}`, {
 					method,
-					headers: { authorization: `Bearer ${sandbox.keys.full}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+					headers: {
+						authorization: `Bearer ${sandbox.keys.full}`,
+						...(body === undefined ? {} : { 'content-type': 'application/json' }),
+					},
 					body: body === undefined ? undefined : JSON.stringify(body),
 				});
 				const text = await response.text();
 				return { status: response.status, body: (text ? JSON.parse(text) : {}) as IDataObject };
 			},
 		};
-		const prepared = await prepare(api, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`);
+		const prepared = await prepare(
+			api,
+			`http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+		);
 		for (const schemaCase of SCHEMA_CASES) {
 			const result = await harness.runNode({
 				type: NODE_TYPE,
 				parameters: schemaCase.parameters(prepared),
 				input: schemaCase.input?.(prepared),
 			});
-			if (result.error) throw new Error(`${schemaCase.resource} › ${schemaCase.operation}: ${result.error.message}`);
+			if (result.error)
+				throw new Error(
+					`${schemaCase.resource} › ${schemaCase.operation}: ${result.error.message}`,
+				);
 			const items = result.items.map((item) => item.json);
-			if (items.length === 0) throw new Error(`${schemaCase.resource} › ${schemaCase.operation}: no output`);
+			if (items.length === 0)
+				throw new Error(`${schemaCase.resource} › ${schemaCase.operation}: no output`);
 			const file = path.join(OUT, schemaFile(schemaCase));
 			mkdirSync(path.dirname(file), { recursive: true });
 			writeFileSync(file, `${JSON.stringify(inferSchema(items), null, '\t')}\n`);
-			console.log(`  ${path.relative(root, file)} (${items.length} item${items.length === 1 ? '' : 's'})`);
+			console.log(
+				`  ${path.relative(root, file)} (${items.length} item${items.length === 1 ? '' : 's'})`,
+			);
 		}
 	} finally {
 		await harness.close();

@@ -1,6 +1,6 @@
 // npm run lint: n8n's community-package scanner on the source and on the packed tarball (as n8n runs it
-// for verified nodes), the publish workflow, ESLint (typescript-eslint and n8n's community-node rules) on
-// every folder, and a full type check.
+// for verified nodes), the publish workflow, ESLint (typescript-eslint and n8n's community-node rules) and
+// Prettier on every folder, and a full type check.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -27,10 +30,12 @@ function report(label, result) {
 function checkManifest() {
 	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 	const problems = [];
-	if (pkg.dependencies && Object.keys(pkg.dependencies).length) problems.push('runtime "dependencies" are not allowed');
+	if (pkg.dependencies && Object.keys(pkg.dependencies).length)
+		problems.push('runtime "dependencies" are not allowed');
 	if (pkg.overrides) problems.push('"overrides" is not allowed');
 	const peers = Object.keys(pkg.peerDependencies ?? {});
-	if (peers.length !== 1 || pkg.peerDependencies['n8n-workflow'] !== '*') problems.push('the only peer must be n8n-workflow "*"');
+	if (peers.length !== 1 || pkg.peerDependencies['n8n-workflow'] !== '*')
+		problems.push('the only peer must be n8n-workflow "*"');
 	if (JSON.stringify(pkg.files) !== '["dist"]') problems.push('"files" must be ["dist"]');
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
@@ -41,11 +46,18 @@ function checkTarball(paths) {
 	const required = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
 	for (const node of pkg.n8n.nodes) {
 		const dir = path.posix.dirname(node);
-		required.push(node.replace(/\.js$/, '.json'), `${dir}/contentMarketing.svg`, `${dir}/contentMarketing.dark.svg`);
+		required.push(
+			node.replace(/\.js$/, '.json'),
+			`${dir}/contentMarketing.svg`,
+			`${dir}/contentMarketing.dark.svg`,
+		);
 	}
 	required.push(...schemaFiles(pkg));
 	const missing = required.filter((p) => !paths.includes(p));
-	const problems = [...stray.map((p) => `not allowed: ${p}`), ...missing.map((p) => `missing: ${p}`)];
+	const problems = [
+		...stray.map((p) => `not allowed: ${p}`),
+		...missing.map((p) => `missing: ${p}`),
+	];
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
@@ -63,7 +75,8 @@ function checkNodeImports() {
 				...text.matchAll(/\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g),
 			].map((match) => match[1]);
 			for (const spec of specs) {
-				if (!spec.startsWith('.') && !ALLOWED_IMPORTS.has(spec)) problems.push(`${dir}/${file}: ${spec}`);
+				if (!spec.startsWith('.') && !ALLOWED_IMPORTS.has(spec))
+					problems.push(`${dir}/${file}: ${spec}`);
 			}
 		}
 	}
@@ -81,14 +94,18 @@ function schemaFiles(pkg) {
 	for (const node of pkg.n8n.nodes) {
 		const NodeClass = Object.values(require(path.join(root, node)))[0];
 		const { description } = new NodeClass();
-		const operations = description.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource);
+		const operations = description.properties.filter(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource,
+		);
 		if (description.group.includes('trigger') || operations.length === 0) continue;
 		for (const version of [description.version].flat()) {
 			const padded = String(version).split('.').concat(['0', '0']).slice(0, 3).join('.');
 			for (const property of operations) {
 				for (const resource of property.displayOptions.show.resource) {
 					for (const option of property.options) {
-						files.push(`${path.posix.dirname(node)}/__schema__/v${padded}/${resource}/${option.value}.json`);
+						files.push(
+							`${path.posix.dirname(node)}/__schema__/v${padded}/${resource}/${option.value}.json`,
+						);
 					}
 				}
 			}
@@ -106,7 +123,10 @@ function checkPublishWorkflow() {
 	try {
 		yaml = require('js-yaml');
 	} catch {
-		return { passed: false, message: 'js-yaml (a dev dependency of eslint) is not installed: run npm ci' };
+		return {
+			passed: false,
+			message: 'js-yaml (a dev dependency of eslint) is not installed: run npm ci',
+		};
 	}
 	let workflow;
 	try {
@@ -116,45 +136,69 @@ function checkPublishWorkflow() {
 	}
 	const problems = [];
 	const tags = workflow?.on?.push?.tags;
-	if (!Array.isArray(tags) || tags.length === 0) problems.push('not triggered by pushed tags (on.push.tags)');
+	if (!Array.isArray(tags) || tags.length === 0)
+		problems.push('not triggered by pushed tags (on.push.tags)');
 	const jobs = Object.values(workflow?.jobs ?? {});
 	if (jobs.length === 0) problems.push('no jobs');
-	const runs = jobs.flatMap((job) => (job.steps ?? []).map((step) => step.run).filter(Boolean)).join('\n');
-	const publishing = jobs.filter((job) => /npm publish/.test((job.steps ?? []).map((step) => step.run ?? '').join('\n')));
+	const runs = jobs
+		.flatMap((job) => (job.steps ?? []).map((step) => step.run).filter(Boolean))
+		.join('\n');
+	const publishing = jobs.filter((job) =>
+		/npm publish/.test((job.steps ?? []).map((step) => step.run ?? '').join('\n')),
+	);
 	if (publishing.length === 0) problems.push('no `npm publish` step');
 	for (const job of publishing) {
-		if (job.permissions?.['id-token'] !== 'write') problems.push('the publishing job lacks `permissions: id-token: write`');
+		if (job.permissions?.['id-token'] !== 'write')
+			problems.push('the publishing job lacks `permissions: id-token: write`');
 	}
-	if (!/npm publish --provenance --access public/.test(runs)) problems.push('`npm publish --provenance --access public` missing');
+	if (!/npm publish --provenance --access public/.test(runs))
+		problems.push('`npm publish --provenance --access public` missing');
 	const ciCommands = readFileSync(path.join(root, '.ci/run'), 'utf8')
 		.split('\n')
 		.map((line) => line.trim())
 		.filter((line) => line.startsWith('npm '));
 	for (const command of ciCommands) {
-		if (!runs.split('\n').some((line) => line.trim() === command)) problems.push(`does not run \`${command}\` as CI does`);
+		if (!runs.split('\n').some((line) => line.trim() === command))
+			problems.push(`does not run \`${command}\` as CI does`);
 	}
 	const lastCheck = Math.max(...ciCommands.map((command) => runs.indexOf(command)));
-	if (runs.indexOf('npm publish') < lastCheck) problems.push('publishes before the CI checks have run');
+	if (runs.indexOf('npm publish') < lastCheck)
+		problems.push('publishes before the CI checks have run');
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
 report('nodes/, credentials/ import only n8n-workflow, zod and node:crypto', checkNodeImports());
-report('.github/workflows/publish.yml: parses, provenance on a version tag, id-token: write, CI checks first', checkPublishWorkflow());
+report(
+	'.github/workflows/publish.yml: parses, provenance on a version tag, id-token: write, CI checks first',
+	checkPublishWorkflow(),
+);
 
-execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
-report('scanner on the source (package.json, nodes/, credentials/)', await analyzePackage(root, SOURCE_FILE_PATTERNS));
+execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
+	cwd: root,
+	stdio: 'inherit',
+});
+report(
+	'scanner on the source (package.json, nodes/, credentials/)',
+	await analyzePackage(root, SOURCE_FILE_PATTERNS),
+);
 
 const packDir = mkdtempSync(path.join(os.tmpdir(), 'cm-pack-'));
 try {
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	const [{ filename, files }] = JSON.parse(out);
 	report(
 		'tarball holds only dist/, README.md, LICENSE, package.json, with every node, icon, codex and output schema',
 		checkTarball(files.map((f) => f.path)),
 	);
 	execFileSync('tar', ['-xzf', path.join(packDir, filename), '-C', packDir]);
-	report('scanner on the packed tarball (**/*.js, package.json)', await analyzePackage(path.join(packDir, 'package'), ['**/*.js', 'package.json']));
+	report(
+		'scanner on the packed tarball (**/*.js, package.json)',
+		await analyzePackage(path.join(packDir, 'package'), ['**/*.js', 'package.json']),
+	);
 } finally {
 	rmSync(packDir, { recursive: true, force: true });
 }
@@ -179,8 +223,25 @@ if (errors) {
 	report(ESLINT_LABEL, { passed: true });
 }
 
+const PRETTIER_LABEL = 'Prettier: every file formatted (npx prettier --write . fixes it)';
 try {
-	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.dev.json')], { cwd: root, stdio: 'inherit' });
+	// Every file of the repository, with the n8n starter's settings (.prettierrc.js, .prettierignore).
+	execFileSync(process.execPath, [require.resolve('prettier/bin/prettier.cjs'), '--check', '.'], {
+		cwd: root,
+		stdio: 'pipe',
+	});
+	report(PRETTIER_LABEL, { passed: true });
+} catch (error) {
+	const listed = String(error.stdout ?? '') + String(error.stderr ?? '');
+	report(PRETTIER_LABEL, { passed: false, message: 'files not formatted', details: listed });
+}
+
+try {
+	execFileSync(
+		process.execPath,
+		[require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.dev.json')],
+		{ cwd: root, stdio: 'inherit' },
+	);
 	report('type check (tsc -p tsconfig.dev.json)', { passed: true });
 } catch {
 	report('type check (tsc -p tsconfig.dev.json)', { passed: false, message: 'type errors above' });

@@ -58,7 +58,9 @@ function optionLists(properties: INodeProperties[], name: string): OptionList[] 
 			const show = property.displayOptions?.show ?? {};
 			const at = resource || String(show.resource ?? '');
 			const path = where || `${at} › ${String(show.operation ?? '')}`;
-			const options = (property.options ?? []) as Array<INodePropertyOptions | INodeProperties | { values?: INodeProperties[] }>;
+			const options = (property.options ?? []) as Array<
+				INodePropertyOptions | INodeProperties | { values?: INodeProperties[] }
+			>;
 			if (property.name === name && options.every((option) => 'value' in option)) {
 				const values = (options as INodePropertyOptions[]).map((option) => String(option.value));
 				found.push({ resource: at, where: `${path} › ${property.displayName}`, values });
@@ -89,13 +91,16 @@ test.each<[string, INodeProperties[], string, string, readonly string[], number]
 	['granularity', action, 'granularity', 'analytics', nodes.GRANULARITIES, 2],
 	['trigger status', trigger, 'statuses', '', nodes.LEAD_STATUSES, 1],
 	['trigger event', trigger, 'events', '', nodes.WEBHOOK_EVENT_TYPES, 1],
-])('%s options list exactly the vocabulary', (_name, properties, name, resource, vocabulary, atLeast) => {
-	const lists = optionLists(properties, name).filter((list) => list.resource === resource);
-	expect(lists.length).toBeGreaterThanOrEqual(atLeast);
-	for (const { where, values } of lists) {
-		expect({ where, values: sorted(values) }).toEqual({ where, values: sorted(vocabulary) });
-	}
-});
+])(
+	'%s options list exactly the vocabulary',
+	(_name, properties, name, resource, vocabulary, atLeast) => {
+		const lists = optionLists(properties, name).filter((list) => list.resource === resource);
+		expect(lists.length).toBeGreaterThanOrEqual(atLeast);
+		for (const { where, values } of lists) {
+			expect({ where, values: sorted(values) }).toEqual({ where, values: sorted(vocabulary) });
+		}
+	},
+);
 
 test('resource type options list exactly the resource types, or (where a file is uploaded) the file types', () => {
 	const lists = optionLists(action, 'type').filter((list) => list.resource === 'contentResource');

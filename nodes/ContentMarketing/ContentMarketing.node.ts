@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
@@ -15,7 +20,8 @@ export class ContentMarketing implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Manage leads, content resources, analytics and webhook endpoints of the Content Marketing service',
+		description:
+			'Manage leads, content resources, analytics and webhook endpoints of the Content Marketing service',
 		defaults: { name: 'Content Marketing' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -22,7 +22,14 @@ export function readListedEvent(node: INode, item: IDataObject): LeadEvent {
 			description: JSON.stringify(item).slice(0, 500),
 		});
 	}
-	return { id, type, body: item, data, createdAt: createdAt as string, time: timeOf(node, createdAt, 'created_at') };
+	return {
+		id,
+		type,
+		body: item,
+		data,
+		createdAt: createdAt as string,
+		time: timeOf(node, createdAt, 'created_at'),
+	};
 }
 
 /** docs/api-contract.md §5: every lead starts with this status. */
@@ -43,8 +50,13 @@ export function synthesizedEvent(
 	const field = type === 'lead.created' ? 'created_at' : 'updated_at';
 	const createdAt = lead[field];
 	const time = timeOf(node, createdAt, field);
-	const id = type === 'lead.created' ? `${String(lead.id)}:created` : `${String(lead.id)}:status:${String(createdAt)}`;
-	const data: IDataObject = { lead: type === 'lead.created' ? { ...lead, status: INITIAL_STATUS } : lead };
+	const id =
+		type === 'lead.created'
+			? `${String(lead.id)}:created`
+			: `${String(lead.id)}:status:${String(createdAt)}`;
+	const data: IDataObject = {
+		lead: type === 'lead.created' ? { ...lead, status: INITIAL_STATUS } : lead,
+	};
 	if (type === 'lead.status_updated') data.previous_status = previousStatus ?? null;
 	const body: IDataObject = { id, type, created_at: createdAt as string, api_version: 'v1', data };
 	return { id, type, body, data, createdAt: createdAt as string, time };

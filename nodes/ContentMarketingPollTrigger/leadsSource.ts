@@ -31,7 +31,10 @@ function newestFirst(sort: 'created_at' | 'updated_at'): IDataObject {
 }
 
 /** Moves the given leads to the newest end of the memory (given newest first) and drops the oldest. */
-function remember(statuses: Record<string, string>, newestFirstSeen: Array<[string, string]>): Record<string, string> {
+function remember(
+	statuses: Record<string, string>,
+	newestFirstSeen: Array<[string, string]>,
+): Record<string, string> {
 	const next = { ...statuses };
 	for (const [id, status] of [...newestFirstSeen].reverse()) {
 		delete next[id];
@@ -64,7 +67,11 @@ export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCur
 		seen.push([leadId(lead), String(lead.status)]);
 		return seen.length >= MAX_REMEMBERED_STATUSES ? 'stop' : 'continue';
 	});
-	return { created: created ?? START, updatedAt: updatedAt ?? START.at, statuses: remember({}, seen) };
+	return {
+		created: created ?? START,
+		updatedAt: updatedAt ?? START.at,
+		statuses: remember({}, seen),
+	};
 }
 
 /**
@@ -89,7 +96,8 @@ async function createdAfter(
 	});
 	const events = newestFirstEvents.reverse();
 	let next = position;
-	for (const event of events) next = advance(next, event.createdAt, event.time, leadId(event.data.lead as IDataObject));
+	for (const event of events)
+		next = advance(next, event.createdAt, event.time, leadId(event.data.lead as IDataObject));
 	return { events, next };
 }
 
@@ -144,10 +152,16 @@ export async function leadEventsSince(
 		.map((id): [string, string] => [id, INITIAL_STATUS])
 		.reverse();
 	const rank = (event: LeadEvent) => (event.type === 'lead.created' ? 0 : 1);
-	const events = [...created.events, ...changes.events].sort((a, b) => a.time - b.time || rank(a) - rank(b));
+	const events = [...created.events, ...changes.events].sort(
+		(a, b) => a.time - b.time || rank(a) - rank(b),
+	);
 	return {
 		events,
-		next: { created: created.next, updatedAt: changes.updatedAt, statuses: remember(changes.statuses, unseen) },
+		next: {
+			created: created.next,
+			updatedAt: changes.updatedAt,
+			statuses: remember(changes.statuses, unseen),
+		},
 	};
 }
 

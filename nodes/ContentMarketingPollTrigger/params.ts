@@ -7,20 +7,24 @@ import type { LeadFilters } from '../ContentMarketingTrigger/params';
 // in ContentMarketingTrigger/params.ts are typed for webhook contexts only.
 
 function strings(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+	return Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === 'string')
+		: [];
 }
 
 /** The Events parameter; at least one is needed. */
 export function pollEventTypes(this: IPollFunctions): string[] {
 	const events = [...new Set(strings(this.getNodeParameter('events', [])))];
-	if (events.length === 0) throw new NodeOperationError(this.getNode(), 'Select at least one event to listen to');
+	if (events.length === 0)
+		throw new NodeOperationError(this.getNode(), 'Select at least one event to listen to');
 	return events;
 }
 
 export function pollLeadFilters(this: IPollFunctions): LeadFilters {
 	const statuses = strings(this.getNodeParameter('options.statuses', []));
 	const resource = this.getNodeParameter('options.sourceResource', '', { extractValue: true });
-	const sourceResourceId = typeof resource === 'string' && resource.trim() !== '' ? resource.trim() : undefined;
+	const sourceResourceId =
+		typeof resource === 'string' && resource.trim() !== '' ? resource.trim() : undefined;
 	return { statuses, sourceResourceId };
 }
 

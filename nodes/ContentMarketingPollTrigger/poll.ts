@@ -40,11 +40,15 @@ async function newEvents(
 }
 
 /** Manual mode (Fetch Test Event): the most recent matching event; the saved state is neither read nor moved. */
-async function testEvent(this: IPollFunctions, types: string[]): Promise<INodeExecutionData[][] | null> {
+async function testEvent(
+	this: IPollFunctions,
+	types: string[],
+): Promise<INodeExecutionData[][] | null> {
 	const node = this.getNode();
 	const filters = pollLeadFilters.call(this);
 	const simplify = pollSimplify.call(this);
-	const wanted = (event: LeadEvent) => types.includes(event.type) && toItem(node, event, filters, simplify) !== undefined;
+	const wanted = (event: LeadEvent) =>
+		types.includes(event.type) && toItem(node, event, filters, simplify) !== undefined;
 	let event: LeadEvent | undefined;
 	try {
 		event = await latestEvent.call(this, types, wanted);

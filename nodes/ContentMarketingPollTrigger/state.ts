@@ -19,15 +19,19 @@ export type PollState =
 	| { source: 'leads'; created: Position; updatedAt: string; statuses: Record<string, string> };
 
 function readPosition(value: unknown): Position | undefined {
-	if (!isObject(value) || typeof value.at !== 'string' || Number.isNaN(Date.parse(value.at))) return undefined;
-	const ids = Array.isArray(value.ids) ? value.ids.filter((id): id is string => typeof id === 'string') : [];
+	if (!isObject(value) || typeof value.at !== 'string' || Number.isNaN(Date.parse(value.at)))
+		return undefined;
+	const ids = Array.isArray(value.ids)
+		? value.ids.filter((id): id is string => typeof id === 'string')
+		: [];
 	return { at: value.at, ids };
 }
 
 function readStatuses(value: unknown): Record<string, string> {
 	const statuses: Record<string, string> = {};
 	if (!isObject(value)) return statuses;
-	for (const [id, status] of Object.entries(value)) if (typeof status === 'string') statuses[id] = status;
+	for (const [id, status] of Object.entries(value))
+		if (typeof status === 'string') statuses[id] = status;
 	return statuses;
 }
 
@@ -42,7 +46,8 @@ export function readState(data: IDataObject): PollState | undefined {
 	if (cursor.source === 'leads') {
 		const created = readPosition(cursor.created);
 		const updatedAt = typeof cursor.updatedAt === 'string' ? cursor.updatedAt : undefined;
-		if (created === undefined || updatedAt === undefined || Number.isNaN(Date.parse(updatedAt))) return undefined;
+		if (created === undefined || updatedAt === undefined || Number.isNaN(Date.parse(updatedAt)))
+			return undefined;
 		return { source: 'leads', created, updatedAt, statuses: readStatuses(cursor.statuses) };
 	}
 	return undefined;

@@ -15,7 +15,12 @@ function refuse(this: IWebhookFunctions, status: number, error: string): IWebhoo
 	return { noWebhookResponse: true };
 }
 
-type Reason = 'new event' | 'duplicate' | 'filtered out' | 'event type not subscribed' | 'test event';
+type Reason =
+	| 'new event'
+	| 'duplicate'
+	| 'filtered out'
+	| 'event type not subscribed'
+	| 'test event';
 
 /**
  * The 200 body of every verified event, so that the service's log (and whoever reads it) sees what
@@ -26,7 +31,10 @@ function answer(event: DeliveredEvent, reason: Reason): IDataObject {
 }
 
 /** 200 with the answer; no execution. */
-function acknowledge(event: DeliveredEvent, reason: Exclude<Reason, 'new event'>): IWebhookResponseData {
+function acknowledge(
+	event: DeliveredEvent,
+	reason: Exclude<Reason, 'new event'>,
+): IWebhookResponseData {
 	return { webhookResponse: answer(event, reason) };
 }
 
@@ -61,7 +69,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const event = parseEvent(rawBody);
 	if (event === undefined) return refuse.call(this, 400, 'invalid_payload');
 	if (event.type === 'webhook.test') return acknowledge(event, 'test event');
-	if (!subscribedEvents.call(this).includes(event.type)) return acknowledge(event, 'event type not subscribed');
+	if (!subscribedEvents.call(this).includes(event.type))
+		return acknowledge(event, 'event type not subscribed');
 	const lead = leadOf(event);
 	if (lead === undefined) return refuse.call(this, 400, 'invalid_payload');
 	if (!passesFilters(lead, leadFilters.call(this))) return acknowledge(event, 'filtered out');
@@ -69,7 +78,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// Also on a duplicate: the set goes back into static data when the stored ids lack some of it
 	// (a save another call overwrote), so that the other processes see it again (eventDedupe).
 	const scope = dedupeScope.call(this, endpoint.id);
-	const claim = claimEvent(scope, readSeen(staticData, endpoint.url, nowSeconds), event.id, nowSeconds);
+	const claim = claimEvent(
+		scope,
+		readSeen(staticData, endpoint.url, nowSeconds),
+		event.id,
+		nowSeconds,
+	);
 	if (claim.store !== undefined) setSeen(staticData, endpoint.url, claim.store);
 	if (claim.duplicate) return acknowledge(event, 'duplicate');
 

@@ -29,7 +29,8 @@ function endpointsOf(data: IDataObject): IDataObject {
 function toRecord(url: string, value: unknown): EndpointRecord | undefined {
 	if (!isObject(value)) return undefined;
 	const { id, secret } = value;
-	if (typeof id !== 'string' || typeof secret !== 'string' || id === '' || secret === '') return undefined;
+	if (typeof id !== 'string' || typeof secret !== 'string' || id === '' || secret === '')
+		return undefined;
 	return { url, id, secret };
 }
 

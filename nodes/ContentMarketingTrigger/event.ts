@@ -35,7 +35,11 @@ export function leadOf(event: DeliveredEvent): IDataObject | undefined {
 /** Status filter applies to the lead's status after the event (`new` for a created lead). */
 export function passesFilters(lead: IDataObject, filters: LeadFilters): boolean {
 	if (filters.statuses.length > 0 && !filters.statuses.includes(String(lead.status))) return false;
-	if (filters.sourceResourceId !== undefined && lead.source_resource_id !== filters.sourceResourceId) return false;
+	if (
+		filters.sourceResourceId !== undefined &&
+		lead.source_resource_id !== filters.sourceResourceId
+	)
+		return false;
 	return true;
 }
 

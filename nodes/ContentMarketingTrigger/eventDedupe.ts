@@ -110,7 +110,12 @@ export interface ClaimResult {
  * Marks `eventId` as accepted unless this process or the stored ids have seen it. Synchronous on
  * purpose: no other call of this process can run between the check and the mark.
  */
-export function claimEvent(scope: string, stored: SeenIds, eventId: string, nowSeconds: number): ClaimResult {
+export function claimEvent(
+	scope: string,
+	stored: SeenIds,
+	eventId: string,
+	nowSeconds: number,
+): ClaimResult {
 	const known = memoryFor(scope);
 	merge(known, stored);
 	pruneSeen(known, nowSeconds);

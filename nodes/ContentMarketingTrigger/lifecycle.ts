@@ -24,7 +24,9 @@ function toRemoteEndpoint(value: unknown): RemoteEndpoint | undefined {
 	return {
 		id,
 		url,
-		events: Array.isArray(events) ? events.filter((event): event is string => typeof event === 'string') : [],
+		events: Array.isArray(events)
+			? events.filter((event): event is string => typeof event === 'string')
+			: [],
 		active: active === true,
 	};
 }
@@ -32,7 +34,10 @@ function toRemoteEndpoint(value: unknown): RemoteEndpoint | undefined {
 function httpStatusOf(error: unknown): number | undefined {
 	if (typeof error !== 'object' || error === null) return undefined;
 	const { httpCode, statusCode, status, response } = error as Record<string, unknown>;
-	const nested = typeof response === 'object' && response !== null ? (response as IDataObject).status : undefined;
+	const nested =
+		typeof response === 'object' && response !== null
+			? (response as IDataObject).status
+			: undefined;
 	for (const candidate of [httpCode, statusCode, status, nested]) {
 		const code = Number(candidate);
 		if (Number.isInteger(code) && code >= 100 && code <= 599) return code;
@@ -42,7 +47,8 @@ function httpStatusOf(error: unknown): number | undefined {
 
 function webhookUrl(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
-	if (url === undefined) throw new NodeOperationError(this.getNode(), 'The node has no webhook URL');
+	if (url === undefined)
+		throw new NodeOperationError(this.getNode(), 'The node has no webhook URL');
 	return url;
 }
 
@@ -51,7 +57,9 @@ async function endpointsFor(this: IHookFunctions, url: string): Promise<RemoteEn
 	const listed = await apiRequestAllItems.call(this, '/v1/webhooks', { url });
 	return listed
 		.map(toRemoteEndpoint)
-		.filter((endpoint): endpoint is RemoteEndpoint => endpoint !== undefined && endpoint.url === url);
+		.filter(
+			(endpoint): endpoint is RemoteEndpoint => endpoint !== undefined && endpoint.url === url,
+		);
 }
 
 /** DELETE; a 404 means it is already gone. Anything else is reported. */
@@ -81,7 +89,8 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const record = getRecord(data, url);
 	const remote = await endpointsFor.call(this, url);
-	const adopted = record === undefined ? undefined : remote.find((endpoint) => endpoint.id === record.id);
+	const adopted =
+		record === undefined ? undefined : remote.find((endpoint) => endpoint.id === record.id);
 
 	for (const endpoint of remote) {
 		if (endpoint !== adopted) await deleteEndpoint.call(this, endpoint.id);
@@ -110,12 +119,22 @@ function describe(this: IHookFunctions): string {
 export async function create(this: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl.call(this);
 	const created: unknown = await apiRequest.call(this, 'POST', '/v1/webhooks', {
-		body: { url, description: describe.call(this), events: selectedEvents.call(this), active: true },
+		body: {
+			url,
+			description: describe.call(this),
+			events: selectedEvents.call(this),
+			active: true,
+		},
 		idempotencyKey: randomUUID(),
 	});
-	const { id, secret } = (typeof created === 'object' && created !== null ? created : {}) as IDataObject;
+	const { id, secret } = (
+		typeof created === 'object' && created !== null ? created : {}
+	) as IDataObject;
 	if (typeof id !== 'string' || id === '') {
-		throw new NodeOperationError(this.getNode(), 'The service did not return an id for the new webhook endpoint');
+		throw new NodeOperationError(
+			this.getNode(),
+			'The service did not return an id for the new webhook endpoint',
+		);
 	}
 	if (typeof secret !== 'string' || secret === '') {
 		await deleteEndpoint.call(this, id);
@@ -141,6 +160,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 		removeRecord(data, url);
 		forgetScope(dedupeScope.call(this, record.id));
 	}
-	for (const endpoint of await endpointsFor.call(this, url)) await deleteEndpoint.call(this, endpoint.id);
+	for (const endpoint of await endpointsFor.call(this, url))
+		await deleteEndpoint.call(this, endpoint.id);
 	return true;
 }

@@ -3,7 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-export { LEAD_STATUSES, WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../ContentMarketing/helpers/vocabulary';
+export {
+	LEAD_STATUSES,
+	WEBHOOK_EVENT_TYPES as EVENT_TYPES,
+} from '../ContentMarketing/helpers/vocabulary';
 
 export interface LeadFilters {
 	/** Empty: every status. */
@@ -13,7 +16,9 @@ export interface LeadFilters {
 }
 
 function strings(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+	return Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === 'string')
+		: [];
 }
 
 /** The Events parameter as set (possibly empty). */
@@ -33,7 +38,8 @@ export function selectedEvents(this: IHookFunctions): string[] {
 export function leadFilters(this: IWebhookFunctions): LeadFilters {
 	const statuses = strings(this.getNodeParameter('options.statuses', []));
 	const resource = this.getNodeParameter('options.sourceResource', '', { extractValue: true });
-	const sourceResourceId = typeof resource === 'string' && resource.trim() !== '' ? resource.trim() : undefined;
+	const sourceResourceId =
+		typeof resource === 'string' && resource.trim() !== '' ? resource.trim() : undefined;
 	return { statuses, sourceResourceId };
 }
 

@@ -17,7 +17,9 @@ export interface ParsedSignature {
 
 export type SignatureFailure = 'missing' | 'malformed' | 'stale' | 'mismatch';
 
-export type SignatureVerdict = { ok: true; secretIndex: number } | { ok: false; reason: SignatureFailure };
+export type SignatureVerdict =
+	| { ok: true; secretIndex: number }
+	| { ok: false; reason: SignatureFailure };
 
 export interface VerifyInput {
 	header: string | undefined;
@@ -41,7 +43,8 @@ export function parseSignatureHeader(header: string): ParsedSignature | undefine
 		const key = entry.slice(0, separator).trim().toLowerCase();
 		const value = entry.slice(separator + 1).trim();
 		if (key === 't') {
-			if (!UNIX_SECONDS.test(value) || (timestamp !== undefined && timestamp !== value)) return undefined;
+			if (!UNIX_SECONDS.test(value) || (timestamp !== undefined && timestamp !== value))
+				return undefined;
 			timestamp = value;
 		} else if (key === 'v1' && HEX_SHA256.test(value)) {
 			signatures.push(Buffer.from(value, 'hex'));
@@ -52,7 +55,9 @@ export function parseSignatureHeader(header: string): ParsedSignature | undefine
 }
 
 /** One header value from node's header map: repeated headers arrive as an array and are joined. */
-export function readSignatureHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
+export function readSignatureHeader(
+	headers: Record<string, string | string[] | undefined>,
+): string | undefined {
 	for (const name of SIGNATURE_HEADERS) {
 		const value = headers[name];
 		if (typeof value === 'string' && value.trim() !== '') return value;
@@ -62,7 +67,10 @@ export function readSignatureHeader(headers: Record<string, string | string[] | 
 }
 
 export function expectedSignature(secret: string, timestamp: string, rawBody: Buffer): Buffer {
-	return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(rawBody).digest();
+	return createHmac('sha256', Buffer.from(secret, 'utf8'))
+		.update(`${timestamp}.`)
+		.update(rawBody)
+		.digest();
 }
 
 /** HMAC-SHA256(secret, t + '.' + rawBody), compared in constant time, within the timestamp window. */
@@ -72,14 +80,16 @@ export function verifySignature(input: VerifyInput): SignatureVerdict {
 	if (header === undefined || rawBody === undefined) return { ok: false, reason: 'missing' };
 	const parsed = parseSignatureHeader(header);
 	if (parsed === undefined) return { ok: false, reason: 'malformed' };
-	if (Math.abs(nowSeconds - Number(parsed.timestamp)) > tolerance) return { ok: false, reason: 'stale' };
+	if (Math.abs(nowSeconds - Number(parsed.timestamp)) > tolerance)
+		return { ok: false, reason: 'stale' };
 
 	for (const [secretIndex, secret] of secrets.entries()) {
 		const expected = expectedSignature(secret, parsed.timestamp, rawBody);
 		// Every candidate is compared (no early exit inside one secret), each in constant time.
 		let matched = false;
 		for (const candidate of parsed.signatures) {
-			if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
+			if (candidate.length === expected.length && timingSafeEqual(candidate, expected))
+				matched = true;
 		}
 		if (matched) return { ok: true, secretIndex };
 	}

@@ -16,7 +16,8 @@ export function authenticate(header: string | undefined, now: Date): RequestAuth
 	if (!match) throw unauthorized('Authorization header must use the Bearer scheme');
 	const key = API_KEYS.find((candidate) => candidate.key === match[1]);
 	if (!key) throw unauthorized('Invalid API key');
-	if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) throw unauthorized('API key expired');
+	if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime())
+		throw unauthorized('API key expired');
 	return { accountId: key.account_id, scope: key.scope, keyRole: key.role };
 }
 
@@ -27,14 +28,16 @@ export function attachAuth(request: object, auth: RequestAuth): void {
 }
 
 export function authOf(request: unknown): RequestAuth {
-	const auth = typeof request === 'object' && request !== null ? authByRequest.get(request) : undefined;
+	const auth =
+		typeof request === 'object' && request !== null ? authByRequest.get(request) : undefined;
 	if (!auth) throw unauthorized('Missing Authorization header (expected "Bearer <API_KEY>")');
 	return auth;
 }
 
 /** 403 unless the object belongs to the caller's account (docs/api-contract.md §2: other account → 403, not 404). */
 export function assertOwned(auth: RequestAuth, owner: { account_id: string }, what: string): void {
-	if (owner.account_id !== auth.accountId) throw ApiError.forbidden(`This API key has no permission for this ${what}`);
+	if (owner.account_id !== auth.accountId)
+		throw ApiError.forbidden(`This API key has no permission for this ${what}`);
 }
 
 /** The object addressed by id: 404 when it exists nowhere (or is gone), 403 when another account owns it. */

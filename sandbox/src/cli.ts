@@ -37,7 +37,10 @@ async function main(): Promise<void> {
 	const plan = values.plan ?? 'free';
 	if (!(PLANS as readonly string[]).includes(plan)) fail('--plan must be free or paid');
 	const port = integer(values.port, 'port', 4010);
-	const rateLimit = values['rate-limit'] === undefined ? undefined : integer(values['rate-limit'], 'rate-limit', 600);
+	const rateLimit =
+		values['rate-limit'] === undefined
+			? undefined
+			: integer(values['rate-limit'], 'rate-limit', 600);
 
 	const sandbox = await startSandbox({
 		port,
@@ -46,7 +49,9 @@ async function main(): Promise<void> {
 		seedDemo: values['seed-demo'] ?? false,
 		contentHost: values['content-host'],
 		config:
-			rateLimit === undefined ? {} : { rate_limit: rateLimit === 0 ? null : { requests: rateLimit, window_seconds: 60 } },
+			rateLimit === undefined
+				? {}
+				: { rate_limit: rateLimit === 0 ? null : { requests: rateLimit, window_seconds: 60 } },
 	});
 	const lines = [
 		`Content-Marketing sandbox listening on ${sandbox.url}`,

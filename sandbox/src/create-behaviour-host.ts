@@ -24,16 +24,26 @@ export function createBehaviourHost(sandbox: Sandbox): BehaviourHost {
 	return {
 		clock: sandbox.clock,
 		findResource: (resourceId) => store.resources.get(resourceId),
-		listResources: (accountId) => [...store.resources.values()].filter((r) => r.account_id === accountId),
+		listResources: (accountId) =>
+			[...store.resources.values()].filter((r) => r.account_id === accountId),
 		listLeads: (accountId) => [...store.leads.values()].filter((l) => l.account_id === accountId),
-		createLeadFromForm: (submission) => createLead(sandbox, submission.accountId, fromForm(submission)),
+		createLeadFromForm: (submission) =>
+			createLead(sandbox, submission.accountId, fromForm(submission)),
 		seedLeadFromForm: (submission, at, status) =>
 			sandbox.quietly(() =>
-				createLead(sandbox, submission.accountId, { ...fromForm(submission), created_at: isoSeconds(at), status }),
+				createLead(sandbox, submission.accountId, {
+					...fromForm(submission),
+					created_at: isoSeconds(at),
+					status,
+				}),
 			),
 		setLeadScore: (leadId, score) => {
 			const lead = store.leads.get(leadId);
-			if (lead) store.leadOrder.update(lead, () => (lead.score = Math.min(100, Math.max(0, Math.round(score)))));
+			if (lead)
+				store.leadOrder.update(
+					lead,
+					() => (lead.score = Math.min(100, Math.max(0, Math.round(score)))),
+				);
 		},
 		setLeadBehaviour: (leadId, summary) => {
 			const lead = store.leads.get(leadId);

@@ -35,9 +35,18 @@ export class Crm {
 		return { ...account, crm: account.crm };
 	}
 
-	sync(account: Account & { crm: { crm_type: CrmType } }, lead: StoredLead, reason: 'manual' | 'batch'): CrmSyncResult {
+	sync(
+		account: Account & { crm: { crm_type: CrmType } },
+		lead: StoredLead,
+		reason: 'manual' | 'batch',
+	): CrmSyncResult {
 		const push = this.push(account, lead, reason);
-		return { synced: true, crm_type: push.crm_type, crm_record_id: push.crm_record_id, synced_at: push.at };
+		return {
+			synced: true,
+			crm_type: push.crm_type,
+			crm_record_id: push.crm_record_id,
+			synced_at: push.at,
+		};
 	}
 
 	private push(account: Account, lead: StoredLead, reason: CrmPush['reason']): CrmPush {

@@ -56,7 +56,9 @@ export class ApiError extends Error {
 	}
 
 	/** The envelope of docs/api-contract.md §3. */
-	toBody(requestId: string): { error: { code: ErrorCode; message: string; request_id: string; param?: string } } {
+	toBody(requestId: string): {
+		error: { code: ErrorCode; message: string; request_id: string; param?: string };
+	} {
 		return {
 			error: {
 				code: this.code,

@@ -10,7 +10,10 @@ export const faultSettingsSchema = z
 		rate_500: rate.default(0),
 		latency_ms: z.number().int().min(0).max(60_000).default(0),
 		drop_rate: rate.default(0),
-		methods: z.array(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])).min(1).optional(),
+		methods: z
+			.array(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']))
+			.min(1)
+			.optional(),
 		path_prefix: z.string().startsWith('/').max(500).optional(),
 		seed: z.number().int().default(1),
 	})
@@ -29,7 +32,9 @@ export interface FaultDecision {
 	outcome: FaultOutcome;
 }
 
-export const webhookFaultsSchema = z.object({ ignore_answers: z.number().int().min(0).max(1000) }).strict();
+export const webhookFaultsSchema = z
+	.object({ ignore_answers: z.number().int().min(0).max(1000) })
+	.strict();
 
 export class Faults {
 	private settings: FaultSettings | null = null;

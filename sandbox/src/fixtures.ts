@@ -13,17 +13,65 @@ export function fixedAccounts(plan: Plan): Account[] {
 }
 
 export const FIXED_USERS: readonly User[] = [
-	{ id: 'user_demo00000000a001', account_id: ACCOUNT_A, name: 'Olivia Owner', email: 'olivia@demo.example', role: 'owner' },
-	{ id: 'user_demo00000000a002', account_id: ACCOUNT_A, name: 'Adam Admin', email: 'adam@demo.example', role: 'admin' },
-	{ id: 'user_demo00000000a003', account_id: ACCOUNT_A, name: 'Mia Member', email: 'mia@demo.example', role: 'member' },
-	{ id: 'user_demo00000000b001', account_id: ACCOUNT_B, name: 'Otto Other', email: 'otto@other.example', role: 'owner' },
+	{
+		id: 'user_demo00000000a001',
+		account_id: ACCOUNT_A,
+		name: 'Olivia Owner',
+		email: 'olivia@demo.example',
+		role: 'owner',
+	},
+	{
+		id: 'user_demo00000000a002',
+		account_id: ACCOUNT_A,
+		name: 'Adam Admin',
+		email: 'adam@demo.example',
+		role: 'admin',
+	},
+	{
+		id: 'user_demo00000000a003',
+		account_id: ACCOUNT_A,
+		name: 'Mia Member',
+		email: 'mia@demo.example',
+		role: 'member',
+	},
+	{
+		id: 'user_demo00000000b001',
+		account_id: ACCOUNT_B,
+		name: 'Otto Other',
+		email: 'otto@other.example',
+		role: 'owner',
+	},
 ];
 
 export const FIXED_CTAS: readonly Cta[] = [
-	{ id: 'cta_demo00000000a001', account_id: ACCOUNT_A, name: 'Download the report', type: 'form', url: 'https://demo.example/forms/report' },
-	{ id: 'cta_demo00000000a002', account_id: ACCOUNT_A, name: 'Book a demo', type: 'button', url: 'https://demo.example/demo' },
-	{ id: 'cta_demo00000000a003', account_id: ACCOUNT_A, name: 'Newsletter banner', type: 'banner', url: 'https://demo.example/newsletter' },
-	{ id: 'cta_demo00000000b001', account_id: ACCOUNT_B, name: 'Contact us', type: 'form', url: 'https://other.example/contact' },
+	{
+		id: 'cta_demo00000000a001',
+		account_id: ACCOUNT_A,
+		name: 'Download the report',
+		type: 'form',
+		url: 'https://demo.example/forms/report',
+	},
+	{
+		id: 'cta_demo00000000a002',
+		account_id: ACCOUNT_A,
+		name: 'Book a demo',
+		type: 'button',
+		url: 'https://demo.example/demo',
+	},
+	{
+		id: 'cta_demo00000000a003',
+		account_id: ACCOUNT_A,
+		name: 'Newsletter banner',
+		type: 'banner',
+		url: 'https://demo.example/newsletter',
+	},
+	{
+		id: 'cta_demo00000000b001',
+		account_id: ACCOUNT_B,
+		name: 'Contact us',
+		type: 'form',
+		url: 'https://other.example/contact',
+	},
 ];
 
 export interface ApiKey {
@@ -41,8 +89,20 @@ function keyString(role: string): string {
 
 export const API_KEYS: readonly ApiKey[] = [
 	{ key: keyString('full'), role: 'full', account_id: ACCOUNT_A, scope: 'full', expires_at: null },
-	{ key: keyString('read_only'), role: 'read_only', account_id: ACCOUNT_A, scope: 'read_only', expires_at: null },
-	{ key: keyString('other_account'), role: 'other_account', account_id: ACCOUNT_B, scope: 'full', expires_at: null },
+	{
+		key: keyString('read_only'),
+		role: 'read_only',
+		account_id: ACCOUNT_A,
+		scope: 'read_only',
+		expires_at: null,
+	},
+	{
+		key: keyString('other_account'),
+		role: 'other_account',
+		account_id: ACCOUNT_B,
+		scope: 'full',
+		expires_at: null,
+	},
 	{
 		key: keyString('other_account_read_only'),
 		role: 'other_account_read_only',
@@ -50,7 +110,13 @@ export const API_KEYS: readonly ApiKey[] = [
 		scope: 'read_only',
 		expires_at: null,
 	},
-	{ key: keyString('expired'), role: 'expired', account_id: ACCOUNT_A, scope: 'full', expires_at: '2024-01-01T00:00:00Z' },
+	{
+		key: keyString('expired'),
+		role: 'expired',
+		account_id: ACCOUNT_A,
+		scope: 'full',
+		expires_at: '2024-01-01T00:00:00Z',
+	},
 ];
 
 /** `{ full, read_only, other_account, expired, other_account_read_only }` as GET /_sandbox/keys answers. */

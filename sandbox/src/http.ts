@@ -25,17 +25,21 @@ export function isApiPath(path: string): boolean {
 }
 
 const FASTIFY_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
-	FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ApiError.invalid('Content-Type', 'must be application/json'),
+	FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+		ApiError.invalid('Content-Type', 'must be application/json'),
 	FST_ERR_CTP_INVALID_TYPE: () => ApiError.invalid('Content-Type', 'must be application/json'),
 	FST_ERR_CTP_EMPTY_TYPE: () => ApiError.invalid('Content-Type', 'must be application/json'),
 	FST_ERR_CTP_BODY_TOO_LARGE: () => ApiError.invalid('body', 'is larger than 1 MiB'),
-	FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ApiError.invalid('Content-Length', 'does not match the body'),
-	FST_INVALID_MULTIPART_CONTENT_TYPE: () => ApiError.invalid('Content-Type', 'must be multipart/form-data'),
+	FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+		ApiError.invalid('Content-Length', 'does not match the body'),
+	FST_INVALID_MULTIPART_CONTENT_TYPE: () =>
+		ApiError.invalid('Content-Type', 'must be multipart/form-data'),
 	FST_FILES_LIMIT: () => ApiError.invalid('file', 'only one file part is allowed'),
 	FST_PARTS_LIMIT: () => ApiError.invalid('body', 'has too many parts'),
 	FST_FIELDS_LIMIT: () => ApiError.invalid('body', 'has too many parts'),
 	FST_PROTO_VIOLATION: () => ApiError.invalid('body', 'has a part with a forbidden name'),
-	FST_INVALID_JSON_FIELD_ERROR: () => ApiError.invalid('body', 'has a JSON part that does not parse'),
+	FST_INVALID_JSON_FIELD_ERROR: () =>
+		ApiError.invalid('body', 'has a JSON part that does not parse'),
 };
 
 /** Any error as the contract's envelope: ours as they are, framework 4xx as 400, everything else 500. */
@@ -52,7 +56,11 @@ export function toApiError(error: unknown): ApiError {
 	return new ApiError('server_error', 'Internal server error');
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+export function sendError(
+	request: FastifyRequest,
+	reply: FastifyReply,
+	error: ApiError,
+): FastifyReply {
 	return reply.code(error.status).headers(error.headers).send(error.toBody(request.id));
 }
 
@@ -90,16 +98,22 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 	app.addHook('onRoute', (route) => {
 		const methods = Array.isArray(route.method) ? route.method : [route.method];
 		for (const method of methods) routes.push({ pattern: patternToRegExp(route.url), method });
-		if (!route.url.includes(':')) staticRouteMethods.set(route.url, [...(staticRouteMethods.get(route.url) ?? []), ...methods]);
+		if (!route.url.includes(':'))
+			staticRouteMethods.set(route.url, [...(staticRouteMethods.get(route.url) ?? []), ...methods]);
 	});
 
 	/** `GET /v1/leads/batch-sync-crm` is caught by `GET /v1/leads/:id`, but the path names a POST-only endpoint: 405. */
 	function assertNotShadowedStaticPath(request: FastifyRequest, path: string): void {
 		const allowed = staticRouteMethods.get(path);
 		if (allowed && request.routeOptions.url?.includes(':')) {
-			throw new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}`, undefined, {
-				Allow: allowed.join(', '),
-			});
+			throw new ApiError(
+				'method_not_allowed',
+				`${request.method} is not allowed on ${path}`,
+				undefined,
+				{
+					Allow: allowed.join(', '),
+				},
+			);
 		}
 	}
 
@@ -132,11 +146,17 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 				return;
 			}
 			if (fault.outcome === 'rate_429') {
-				throw new ApiError('rate_limited', 'Too many requests (sandbox fault); retry later', undefined, {
-					'Retry-After': '1',
-				});
+				throw new ApiError(
+					'rate_limited',
+					'Too many requests (sandbox fault); retry later',
+					undefined,
+					{
+						'Retry-After': '1',
+					},
+				);
 			}
-			if (fault.outcome === 'rate_500') throw new ApiError('server_error', 'Internal server error (sandbox fault)');
+			if (fault.outcome === 'rate_500')
+				throw new ApiError('server_error', 'Internal server error (sandbox fault)');
 		}
 
 		const auth = authenticate(request.headers.authorization, sandbox.clock.now());
@@ -183,9 +203,14 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 			return sendError(
 				request,
 				reply,
-				new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}`, undefined, {
-					Allow: allowed.join(', '),
-				}),
+				new ApiError(
+					'method_not_allowed',
+					`${request.method} is not allowed on ${path}`,
+					undefined,
+					{
+						Allow: allowed.join(', '),
+					},
+				),
 			);
 		}
 		return sendError(request, reply, ApiError.notFound(`No endpoint ${request.method} ${path}`));

@@ -65,7 +65,11 @@ export function canonicalJson(value: unknown): string {
 	if (value === undefined) return '';
 	return JSON.stringify(value, (_key, v: unknown) =>
 		v && typeof v === 'object' && !Array.isArray(v)
-			? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			? Object.fromEntries(
+					Object.entries(v as Record<string, unknown>).sort(([a], [b]) =>
+						a < b ? -1 : a > b ? 1 : 0,
+					),
+				)
 			: v,
 	);
 }

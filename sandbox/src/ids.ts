@@ -44,7 +44,8 @@ export class IdFactory {
 	/** A token of `length` letters and digits from the same sequence (preview tokens). */
 	token(length: number): string {
 		let token = '';
-		for (let i = 0; i < length; i++) token += ALPHABET[Math.floor(this.prng.next() * ALPHABET.length)];
+		for (let i = 0; i < length; i++)
+			token += ALPHABET[Math.floor(this.prng.next() * ALPHABET.length)];
 		return token;
 	}
 

@@ -71,7 +71,10 @@ export class SortedEntries<T> {
 				i++;
 				continue;
 			}
-			if (j >= added.length || (i < old.length && compareKeys(old[i].value, old[i].id, added[j].value, added[j].id) < 0)) {
+			if (
+				j >= added.length ||
+				(i < old.length && compareKeys(old[i].value, old[i].id, added[j].value, added[j].id) < 0)
+			) {
 				merged.push(old[i++]);
 			} else merged.push(added[j++]);
 		}
@@ -94,14 +97,16 @@ export class LeadOrder {
 	}
 
 	add(lead: StoredLead): void {
-		for (const [sort, index] of this.indexes(lead.account_id)) index.insert({ value: lead[sort], id: lead.id, item: lead });
+		for (const [sort, index] of this.indexes(lead.account_id))
+			index.insert({ value: lead[sort], id: lead.id, item: lead });
 	}
 
 	/** Runs `change` on the lead and moves it to its new places. Every change of a sort field goes through here. */
 	update(lead: StoredLead, change: () => void): void {
 		const indexes = this.indexes(lead.account_id);
 		change();
-		for (const [sort, index] of indexes) index.insert({ value: lead[sort], id: lead.id, item: lead });
+		for (const [sort, index] of indexes)
+			index.insert({ value: lead[sort], id: lead.id, item: lead });
 	}
 
 	/** The account's leads ascending by `sort`, then id. */

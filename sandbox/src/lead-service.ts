@@ -87,7 +87,8 @@ export function updateLead(sandbox: Sandbox, lead: StoredLead, patch: LeadPatch)
 	sandbox.store.leadOrder.update(lead, () => {
 		if (patch.assigned_to !== undefined) lead.assigned_to = patch.assigned_to;
 		if (patch.notes !== undefined) lead.notes = patch.notes;
-		if (patch.custom_fields !== undefined) lead.custom_fields = mergeCustomFields(lead.custom_fields, patch.custom_fields);
+		if (patch.custom_fields !== undefined)
+			lead.custom_fields = mergeCustomFields(lead.custom_fields, patch.custom_fields);
 		if (patch.status !== undefined && statusChanged) {
 			lead.status = patch.status;
 			lead.status_history.push({ status: patch.status, at: now });

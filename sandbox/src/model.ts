@@ -13,8 +13,22 @@ export const SOURCE_CHANNELS = [
 	'import',
 	'other',
 ] as const;
-export const RESOURCE_TYPES = ['article', 'pdf', 'video', 'ebook', 'whitepaper', 'webinar', 'infographic'] as const;
-export const FILE_TYPES: readonly ResourceType[] = ['pdf', 'video', 'ebook', 'whitepaper', 'infographic'];
+export const RESOURCE_TYPES = [
+	'article',
+	'pdf',
+	'video',
+	'ebook',
+	'whitepaper',
+	'webinar',
+	'infographic',
+] as const;
+export const FILE_TYPES: readonly ResourceType[] = [
+	'pdf',
+	'video',
+	'ebook',
+	'whitepaper',
+	'infographic',
+];
 export const RESOURCE_STATUSES = ['draft', 'published', 'archived'] as const;
 export const CRM_TYPES = ['salesforce', 'hubspot', 'pipedrive', 'zoho'] as const;
 export const PLANS = ['free', 'paid'] as const;

@@ -23,7 +23,11 @@ async function consumeFile(part: MultipartFile, maxBytes: number): Promise<FileI
 		const bytes = chunk as Buffer;
 		size += bytes.length;
 		if (size > maxBytes) {
-			throw new ApiError('file_too_large', `file: larger than the plan's upload limit of ${maxBytes} bytes`, 'file');
+			throw new ApiError(
+				'file_too_large',
+				`file: larger than the plan's upload limit of ${maxBytes} bytes`,
+				'file',
+			);
 		}
 		hash.update(bytes);
 	}
@@ -58,7 +62,13 @@ export async function readMultipart(
 	let file: FileInfo | null = null;
 	try {
 		const parts = request.parts({
-			limits: { fileSize: maxFileBytes + 1, files: 1, fields: 20, parts: 21, fieldSize: FIELD_SIZE_LIMIT },
+			limits: {
+				fileSize: maxFileBytes + 1,
+				files: 1,
+				fields: 20,
+				parts: 21,
+				fieldSize: FIELD_SIZE_LIMIT,
+			},
 		});
 		for await (const part of parts) {
 			if (part.type === 'file') {
@@ -66,10 +76,14 @@ export async function readMultipart(
 				file = await consumeFile(part, maxFileBytes);
 				continue;
 			}
-			if (part.fieldname === 'file') throw ApiError.invalid('file', 'must be a file part (with a filename)');
-			if (!allowedFields.includes(part.fieldname)) throw ApiError.invalid(part.fieldname, 'unknown part');
-			if (fields.has(part.fieldname)) throw ApiError.invalid(part.fieldname, 'is given more than once');
-			if (part.valueTruncated) throw ApiError.invalid(part.fieldname, `is longer than ${FIELD_SIZE_LIMIT} bytes`);
+			if (part.fieldname === 'file')
+				throw ApiError.invalid('file', 'must be a file part (with a filename)');
+			if (!allowedFields.includes(part.fieldname))
+				throw ApiError.invalid(part.fieldname, 'unknown part');
+			if (fields.has(part.fieldname))
+				throw ApiError.invalid(part.fieldname, 'is given more than once');
+			if (part.valueTruncated)
+				throw ApiError.invalid(part.fieldname, `is longer than ${FIELD_SIZE_LIMIT} bytes`);
 			fields.set(part.fieldname, part.value);
 		}
 	} catch (error) {

@@ -86,7 +86,10 @@ export function paginate<T extends { id: string }, V>(
 	const direction = request.order === 'asc' ? 1 : -1;
 	const compare = (av: SortValue, aid: string, bv: SortValue, bid: string): number =>
 		direction * (compareValues(av, bv) || compareValues(aid, bid));
-	const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, request.sort, request.order);
+	const after =
+		request.cursor === undefined
+			? undefined
+			: decodeCursor(request.cursor, request.sort, request.order);
 
 	const candidates: Array<{ item: T; value: SortValue }> = [];
 	for (const item of items) {
@@ -104,7 +107,9 @@ export function paginate<T extends { id: string }, V>(
 		data: page.map((entry) => view(entry.item)),
 		has_more: hasMore,
 		next_cursor:
-			hasMore && last ? encodeCursor({ s: request.sort, o: request.order, v: last.value, id: last.item.id }) : null,
+			hasMore && last
+				? encodeCursor({ s: request.sort, o: request.order, v: last.value, id: last.item.id })
+				: null,
 	};
 }
 
@@ -123,7 +128,10 @@ export function paginateSorted<T, V>(
 	view: (item: T) => V,
 ): ListPage<V> {
 	const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-	const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, request.sort, request.order);
+	const after =
+		request.cursor === undefined
+			? undefined
+			: decodeCursor(request.cursor, request.sort, request.order);
 	const { entries } = sorted;
 	const ascending = request.order === 'asc';
 	let position: number;
@@ -132,7 +140,11 @@ export function paginateSorted<T, V>(
 		const bound = sorted.lowerBound(after.v, after.id);
 		// Skip every entry equal to the cursor (a dead copy of the cursor's lead may sit beside the live one).
 		let next = bound;
-		while (next < entries.length && compareKeys(entries[next].value, entries[next].id, after.v, after.id) === 0) next++;
+		while (
+			next < entries.length &&
+			compareKeys(entries[next].value, entries[next].id, after.v, after.id) === 0
+		)
+			next++;
 		position = ascending ? next : bound - 1;
 	}
 	const step = ascending ? 1 : -1;
@@ -152,6 +164,9 @@ export function paginateSorted<T, V>(
 		object: 'list',
 		data: page.map((entry) => view(entry.item)),
 		has_more: hasMore,
-		next_cursor: hasMore && last ? encodeCursor({ s: request.sort, o: request.order, v: last.value, id: last.id }) : null,
+		next_cursor:
+			hasMore && last
+				? encodeCursor({ s: request.sort, o: request.order, v: last.value, id: last.id })
+				: null,
 	};
 }

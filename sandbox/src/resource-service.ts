@@ -17,7 +17,11 @@ export interface NewResource {
 	archived_at?: string | null;
 }
 
-export function createResource(sandbox: Sandbox, accountId: string, input: NewResource): StoredResource {
+export function createResource(
+	sandbox: Sandbox,
+	accountId: string,
+	input: NewResource,
+): StoredResource {
 	const createdAt = input.created_at ?? sandbox.nowIso();
 	const resource: StoredResource = {
 		id: sandbox.ids.next('res'),

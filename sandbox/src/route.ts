@@ -47,7 +47,8 @@ function readInput<Q, B>(
 	lookup: (id: string) => void = () => undefined,
 ): Input<Q, B> {
 	const multipart = request.isMultipart();
-	if (multipart && !spec.multipart) throw ApiError.invalid('Content-Type', 'must be application/json');
+	if (multipart && !spec.multipart)
+		throw ApiError.invalid('Content-Type', 'must be application/json');
 	let id = '';
 	if (spec.id) {
 		const raw = (request.params as Record<string, string>).id;
@@ -95,13 +96,21 @@ export function apiRoute<Q = Record<string, never>, B = undefined, F = undefined
 					throw ApiError.invalid('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
 				}
 				const fingerprint = `${request.method} ${request.raw.url}\n${canonicalJson(request.body)}`;
-				claim = await sandbox.idempotency.claim(auth.accountId, key, fingerprint, sandbox.clock.now().getTime());
+				claim = await sandbox.idempotency.claim(
+					auth.accountId,
+					key,
+					fingerprint,
+					sandbox.clock.now().getTime(),
+				);
 				if (claim.kind === 'replay') {
 					reply.header('Idempotent-Replayed', 'true');
 					return sendJson(reply, claim.answer.status, claim.answer.body);
 				}
 				if (claim.kind === 'conflict') {
-					throw ApiError.invalid('Idempotency-Key', 'was already used with another request (path or body)');
+					throw ApiError.invalid(
+						'Idempotency-Key',
+						'was already used with another request (path or body)',
+					);
 				}
 			}
 			const fresh = claim?.kind === 'fresh' ? claim : undefined;

@@ -38,7 +38,15 @@ export class Store {
 
 	/** Back to the state after start: fixed accounts (with their start plan and CRM), users and CTAs only. */
 	reset(): void {
-		for (const map of [this.accounts, this.users, this.ctas, this.leads, this.resources, this.webhooks, this.crmRecords]) {
+		for (const map of [
+			this.accounts,
+			this.users,
+			this.ctas,
+			this.leads,
+			this.resources,
+			this.webhooks,
+			this.crmRecords,
+		]) {
 			map.clear();
 		}
 		this.leadOrder.clear();

@@ -40,7 +40,11 @@ export function resourceView(resource: StoredResource, contentHost: string) {
 		status: resource.status,
 		url,
 		preview_url: resource.status === 'draft' ? `${url}?preview=${resource.preview_token}` : null,
-		file: resource.file && { name: resource.file.name, size: resource.file.size, mime_type: resource.file.mime_type },
+		file: resource.file && {
+			name: resource.file.name,
+			size: resource.file.size,
+			mime_type: resource.file.mime_type,
+		},
 		created_at: resource.created_at,
 		updated_at: resource.updated_at,
 		published_at: resource.published_at,

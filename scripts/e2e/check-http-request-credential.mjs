@@ -11,7 +11,11 @@ import { CREDENTIALS } from './examples.mjs';
 import { executeWorkflow, nodeOutput, ownerCookie } from './n8n.mjs';
 
 export const HTTP_WORKFLOW_ID = 'cmE2eHttpRequestCred';
-const LOOPBACK_CREDENTIAL = { id: 'cmE2eLoopbackCred01', name: 'Content Marketing (loopback origin)', type: 'contentMarketingApi' };
+const LOOPBACK_CREDENTIAL = {
+	id: 'cmE2eLoopbackCred01',
+	name: 'Content Marketing (loopback origin)',
+	type: 'contentMarketingApi',
+};
 const LOOPBACK_KEY = `cm_e2e_loopback_${randomBytes(12).toString('hex')}`;
 /** The two loopback listeners of this run (set by prepare). */
 let listeners;
@@ -27,7 +31,9 @@ function startListener() {
 			res.writeHead(307, { location: listener.redirectTo }).end();
 			return;
 		}
-		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, path: req.url }));
+		res
+			.writeHead(200, { 'content-type': 'application/json' })
+			.end(JSON.stringify({ ok: true, path: req.url }));
 	});
 	return new Promise((resolve, reject) => {
 		server.once('error', reject);
@@ -47,21 +53,47 @@ function httpRequestNode(name, url, credential, x) {
 		typeVersion: 4.2,
 		position: [x, 0],
 		executeOnce: true,
-		parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: 'contentMarketingApi', options: {} },
+		parameters: {
+			method: 'GET',
+			url,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: 'contentMarketingApi',
+			options: {},
+		},
 		credentials: { contentMarketingApi: { id: credential.id, name: credential.name } },
 	};
 }
 
 function httpWorkflow({ sandboxUrl, otherUrl, baseListenerUrl }) {
 	const nodes = [
-		{ id: 'e2e-http-manual', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'e2e-http-manual',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		httpRequestNode('Sandbox', `${sandboxUrl}/v1/leads?limit=1`, CREDENTIALS.contentMarketing, 200),
-		httpRequestNode('Other Origin', `${otherUrl}/other?from=sandbox-credential`, CREDENTIALS.contentMarketing, 400),
+		httpRequestNode(
+			'Other Origin',
+			`${otherUrl}/other?from=sandbox-credential`,
+			CREDENTIALS.contentMarketing,
+			400,
+		),
 		httpRequestNode('Redirect', `${baseListenerUrl}/redirect`, LOOPBACK_CREDENTIAL, 600),
 	];
 	const connections = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	return { id: HTTP_WORKFLOW_ID, name: 'e2e: Content Marketing credential in the HTTP Request node', active: false, nodes, connections, settings: { executionOrder: 'v1' } };
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return {
+		id: HTTP_WORKFLOW_ID,
+		name: 'e2e: Content Marketing credential in the HTTP Request node',
+		active: false,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 const authorizationOf = (request) => request.headers.authorization;
@@ -77,7 +109,13 @@ async function prepare(stack) {
 	listeners = { other, base };
 	return {
 		credentials: [{ ...LOOPBACK_CREDENTIAL, data: { apiKey: LOOPBACK_KEY, baseUrl: base.url } }],
-		workflows: [httpWorkflow({ sandboxUrl: stack.sandbox.url, otherUrl: other.url, baseListenerUrl: base.url })],
+		workflows: [
+			httpWorkflow({
+				sandboxUrl: stack.sandbox.url,
+				otherUrl: other.url,
+				baseListenerUrl: base.url,
+			}),
+		],
 	};
 }
 
@@ -88,27 +126,55 @@ async function requestsThroughCredential(stack) {
 	const { client } = stack.sandbox;
 	const mark = (await client.control('GET', '/_sandbox/requests')).length;
 	const { run } = await executeWorkflow(HTTP_WORKFLOW_ID, opts);
-	assert.equal(run.status, 'success', `the workflow ran: ${JSON.stringify(run.data?.resultData?.error ?? {})}`);
+	assert.equal(
+		run.status,
+		'success',
+		`the workflow ran: ${JSON.stringify(run.data?.resultData?.error ?? {})}`,
+	);
 
 	// the sandbox answers 200 only with the key: the request to the Base URL's origin carried it
 	const [page] = nodeOutput(run, 'Sandbox').map((i) => i.json);
-	assert.ok(Array.isArray(page?.data) && page.data.length === 1, `Sandbox: one lead listed: ${JSON.stringify(page).slice(0, 200)}`);
-	const sent = (await client.control('GET', '/_sandbox/requests')).slice(mark).filter((r) => r.path === '/v1/leads');
-	assert.deepEqual(sent.map((r) => `${r.method} ${r.query} ${r.status}`), ['GET limit=1 200'], 'one authenticated GET /v1/leads');
+	assert.ok(
+		Array.isArray(page?.data) && page.data.length === 1,
+		`Sandbox: one lead listed: ${JSON.stringify(page).slice(0, 200)}`,
+	);
+	const sent = (await client.control('GET', '/_sandbox/requests'))
+		.slice(mark)
+		.filter((r) => r.path === '/v1/leads');
+	assert.deepEqual(
+		sent.map((r) => `${r.method} ${r.query} ${r.status}`),
+		['GET limit=1 200'],
+		'one authenticated GET /v1/leads',
+	);
 
 	const otherDirect = other.requests.filter((r) => r.path.startsWith('/other'));
 	assert.equal(otherDirect.length, 1, 'the HTTP Request node reached the other origin once');
-	assert.equal(authorizationOf(otherDirect[0]), undefined, 'no Authorization header to another origin');
-	for (const key of Object.values(stack.sandbox.keys)) assert.ok(!holdsKey(otherDirect[0], key), 'no API key in any header to another origin');
+	assert.equal(
+		authorizationOf(otherDirect[0]),
+		undefined,
+		'no Authorization header to another origin',
+	);
+	for (const key of Object.values(stack.sandbox.keys))
+		assert.ok(!holdsKey(otherDirect[0], key), 'no API key in any header to another origin');
 
 	const redirected = base.requests.filter((r) => r.path.startsWith('/redirect'));
 	assert.equal(redirected.length, 1, 'one request to the Base URL that redirects');
-	assert.equal(authorizationOf(redirected[0]), `Bearer ${LOOPBACK_KEY}`, 'the Base URL origin got the Bearer key');
+	assert.equal(
+		authorizationOf(redirected[0]),
+		`Bearer ${LOOPBACK_KEY}`,
+		'the Base URL origin got the Bearer key',
+	);
 	const landed = other.requests.filter((r) => r.path.startsWith('/landing'));
 	assert.equal(landed.length, 1, 'the redirect was followed to the other origin');
-	assert.equal(authorizationOf(landed[0]), undefined, 'the key is not handed on across origins on a redirect');
+	assert.equal(
+		authorizationOf(landed[0]),
+		undefined,
+		'the key is not handed on across origins on a redirect',
+	);
 	assert.ok(!holdsKey(landed[0], LOOPBACK_KEY), 'no API key in any header after the redirect');
-	return { detail: `Bearer to ${stack.sandbox.url} and ${base.url}; none to ${other.url} (direct or after a 307)` };
+	return {
+		detail: `Bearer to ${stack.sandbox.url} and ${base.url}; none to ${other.url} (direct or after a 307)`,
+	};
 }
 
 async function restJson(n8n, cookie, method, urlPath, body) {
@@ -129,10 +195,16 @@ async function restJson(n8n, cookie, method, urlPath, body) {
  */
 function offeredInHttpRequestNode(credentialType, credentialTypes, nodeType) {
 	if (!credentialType || credentialType.hidden) return false;
-	if (credentialType.restrictToSupportedNodes && !credentialType.supportedNodes?.includes(nodeType)) return false;
+	if (credentialType.restrictToSupportedNodes && !credentialType.supportedNodes?.includes(nodeType))
+		return false;
 	for (const set of credentialTypes) {
 		const [kind, value] = set.split(':');
-		if (kind === 'has' && credentialType[value] !== undefined && !(value === 'authenticate' && credentialType.genericAuth === true)) return true;
+		if (
+			kind === 'has' &&
+			credentialType[value] !== undefined &&
+			!(value === 'authenticate' && credentialType.genericAuth === true)
+		)
+			return true;
 		if (kind === 'extends' && credentialType.extends?.includes(value)) return true;
 	}
 	return false;
@@ -145,9 +217,14 @@ async function offeredInEditor(stack, n8n) {
 	assert.ok(ours, 'n8n serves our credential type to the editor');
 	const nodes = await restJson(n8n, cookie, 'GET', '/types/nodes.json');
 	const httpNodes = nodes.filter((n) => n.name === 'n8n-nodes-base.httpRequest');
-	const newest = httpNodes.sort((a, b) => Math.max(...[b.version].flat()) - Math.max(...[a.version].flat()))[0];
+	const newest = httpNodes.sort(
+		(a, b) => Math.max(...[b.version].flat()) - Math.max(...[a.version].flat()),
+	)[0];
 	const select = newest.properties.find((p) => p.name === 'nodeCredentialType');
-	assert.ok(select?.credentialTypes?.length, 'the HTTP Request node has a Predefined Credential Type list');
+	assert.ok(
+		select?.credentialTypes?.length,
+		'the HTTP Request node has a Predefined Credential Type list',
+	);
 	assert.ok(
 		offeredInHttpRequestNode(ours, select.credentialTypes, newest.name),
 		`"${ours.displayName}" is offered under Predefined Credential Type (${select.credentialTypes.join(', ')})`,
@@ -155,29 +232,40 @@ async function offeredInEditor(stack, n8n) {
 	assert.equal(ours.displayName, 'Content Marketing API');
 	// n8n adds its own per-credential domain allow-list to every credential it offers there
 	const fields = ours.properties.map((p) => p.name);
-	assert.ok(fields.includes('allowedHttpRequestDomains'), `n8n adds "Allowed HTTP Request Domains": ${fields.join(', ')}`);
+	assert.ok(
+		fields.includes('allowedHttpRequestDomains'),
+		`n8n adds "Allowed HTTP Request Domains": ${fields.join(', ')}`,
+	);
 
 	// the credential's Test (the editor's button, on the saved credential with the key edited) still
 	// tells a good key from a refused one
 	const { id, name } = CREDENTIALS.contentMarketing;
 	const test = async (apiKey) =>
-		(await restJson(n8n, cookie, 'POST', '/rest/credentials/test', {
-			credentials: { id, name, type: ours.name, data: { apiKey, baseUrl: stack.sandbox.url } },
-		})).data;
+		(
+			await restJson(n8n, cookie, 'POST', '/rest/credentials/test', {
+				credentials: { id, name, type: ours.name, data: { apiKey, baseUrl: stack.sandbox.url } },
+			})
+		).data;
 	const good = await test(stack.sandbox.keys.full);
 	assert.equal(good.status, 'OK', `Test with the full key: ${JSON.stringify(good)}`);
 	const bad = await test('cm_not_a_key');
 	assert.equal(bad.status, 'Error', `Test with a wrong key: ${JSON.stringify(bad)}`);
-	return { detail: `HTTP Request v${Math.max(...[newest.version].flat())} offers "${ours.displayName}"; Test: OK / "${bad.message}"` };
+	return {
+		detail: `HTTP Request v${Math.max(...[newest.version].flat())} offers "${ours.displayName}"; Test: OK / "${bad.message}"`,
+	};
 }
 
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
 	prepare: ({ stack }) => prepare(stack),
 	async beforeStart({ stack, step }) {
-		await step('HTTP Request node + the credential: Bearer to the Base URL origin only', () => requestsThroughCredential(stack));
+		await step('HTTP Request node + the credential: Bearer to the Base URL origin only', () =>
+			requestsThroughCredential(stack),
+		);
 	},
 	async whileRunning({ stack, step, n8n }) {
-		await step('the editor offers the credential in the HTTP Request node; its Test works', () => offeredInEditor(stack, n8n));
+		await step('the editor offers the credential in the HTTP Request node; its Test works', () =>
+			offeredInEditor(stack, n8n),
+		);
 	},
 };

@@ -8,8 +8,15 @@ import { executeWorkflow, nodeOutput } from './n8n.mjs';
 const json = (items) => items.map((item) => item.json);
 
 async function run(stack, key) {
-	const { run: result } = await executeWorkflow(WORKFLOWS[key].id, { userFolder: stack.userFolder, env: stack.n8nEnv });
-	assert.equal(result.status, 'success', `execution of ${WORKFLOWS[key].id} ended with status ${result.status}`);
+	const { run: result } = await executeWorkflow(WORKFLOWS[key].id, {
+		userFolder: stack.userFolder,
+		env: stack.n8nEnv,
+	});
+	assert.equal(
+		result.status,
+		'success',
+		`execution of ${WORKFLOWS[key].id} ended with status ${result.status}`,
+	);
 	return result;
 }
 
@@ -30,7 +37,11 @@ export async function checkBulkImport(stack) {
 	const result = await run(stack, 'bulkImport');
 
 	const extracted = json(nodeOutput(result, 'Extract Rows'));
-	assert.deepEqual(extracted.map((r) => r.email), rows.map((r) => r.email), 'Extract Rows: the CSV rows in order');
+	assert.deepEqual(
+		extracted.map((r) => r.email),
+		rows.map((r) => r.email),
+		'Extract Rows: the CSV rows in order',
+	);
 
 	const created = json(nodeOutput(result, 'Create Lead'));
 	assert.equal(created.length, rows.length, 'Create Lead: one lead per CSV row');
@@ -43,40 +54,71 @@ export async function checkBulkImport(stack) {
 		assert.equal(stored.company, row.company || null, `row ${i + 1}: company`);
 		assert.equal(stored.job_title, row.job_title || null, `row ${i + 1}: job title`);
 		assert.equal(stored.source_channel, 'import', `row ${i + 1}: source channel`);
-		assert.deepEqual(stored.custom_fields, { country: row.country, plan: row.plan }, `row ${i + 1}: custom fields`);
+		assert.deepEqual(
+			stored.custom_fields,
+			{ country: row.country, plan: row.plan },
+			`row ${i + 1}: custom fields`,
+		);
 	}
 
 	const synced = json(nodeOutput(result, 'Sync Leads to CRM'));
-	assert.deepEqual(synced.map((s) => s.lead_id), created.map((l) => l.id), 'Sync Leads to CRM: one result per lead, in order');
-	assert.ok(synced.every((s) => s.synced === true && /^crm_/.test(s.crm_record_id)), 'Sync Leads to CRM: every lead synced');
+	assert.deepEqual(
+		synced.map((s) => s.lead_id),
+		created.map((l) => l.id),
+		'Sync Leads to CRM: one result per lead, in order',
+	);
+	assert.ok(
+		synced.every((s) => s.synced === true && /^crm_/.test(s.crm_record_id)),
+		'Sync Leads to CRM: every lead synced',
+	);
 
 	const ids = new Set(created.map((l) => l.id));
-	const pushes = (await client.control('GET', '/_sandbox/crm/pushes')).filter((p) => ids.has(p.lead_id));
+	const pushes = (await client.control('GET', '/_sandbox/crm/pushes')).filter((p) =>
+		ids.has(p.lead_id),
+	);
 	for (const id of ids) {
-		assert.equal(pushes.filter((p) => p.lead_id === id && p.reason === 'batch').length, 1, `${id}: one batch CRM push`);
+		assert.equal(
+			pushes.filter((p) => p.lead_id === id && p.reason === 'batch').length,
+			1,
+			`${id}: one batch CRM push`,
+		);
 	}
 	const requests = await requestsSince(client, mark);
-	assert.equal(requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads').length, rows.length, 'one POST /v1/leads per row');
+	assert.equal(
+		requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads').length,
+		rows.length,
+		'one POST /v1/leads per row',
+	);
 	assert.equal(
 		requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads/batch-sync-crm').length,
 		1,
 		'one batch-sync-crm call for all rows',
 	);
-	return { detail: `${rows.length} leads created from leads.csv, synced in 1 batch call, ${pushes.length} CRM pushes` };
+	return {
+		detail: `${rows.length} leads created from leads.csv, synced in 1 batch call, ${pushes.length} CRM pushes`,
+	};
 }
 
 /** upload-pdf-publish-and-report-link: the PDF was uploaded, the resource is published and its link answers. */
 export async function checkUploadPdf(stack) {
 	const { client, url: sandboxUrl } = stack.sandbox;
-	const pdf = Buffer.from(await (await fetch(`${sandboxUrl}/_sandbox/files/sample.pdf`)).arrayBuffer());
+	const pdf = Buffer.from(
+		await (await fetch(`${sandboxUrl}/_sandbox/files/sample.pdf`)).arrayBuffer(),
+	);
 	const result = await run(stack, 'uploadPdf');
 
 	const output = json(nodeOutput(result, 'Title and Link'));
 	assert.equal(output.length, 1, 'Title and Link: one item');
 	const { title, link } = output[0];
-	assert.deepEqual(Object.keys(output[0]).sort(), ['link', 'title'], 'Title and Link: exactly { title, link }');
+	assert.deepEqual(
+		Object.keys(output[0]).sort(),
+		['link', 'title'],
+		'Title and Link: exactly { title, link }',
+	);
 	assert.equal(title, 'Content Marketing sample PDF');
-	const match = new RegExp(`^${sandboxUrl.replace(/[.]/g, '\\.')}/c/(res_[A-Za-z0-9]+)$`).exec(link);
+	const match = new RegExp(`^${sandboxUrl.replace(/[.]/g, '\\.')}/c/(res_[A-Za-z0-9]+)$`).exec(
+		link,
+	);
 	assert.ok(match, `link ${link} is the public link of a resource`);
 
 	const resource = await client.api('GET', `/v1/resources/${match[1]}`);
@@ -84,7 +126,11 @@ export async function checkUploadPdf(stack) {
 	assert.ok(resource.published_at, 'published_at is set');
 	assert.equal(resource.type, 'pdf');
 	assert.deepEqual(resource.tags, ['report', 'n8n']);
-	assert.deepEqual(resource.file, { name: 'sample.pdf', size: pdf.length, mime_type: 'application/pdf' }, 'uploaded file');
+	assert.deepEqual(
+		resource.file,
+		{ name: 'sample.pdf', size: pdf.length, mime_type: 'application/pdf' },
+		'uploaded file',
+	);
 
 	const page = await fetch(link);
 	assert.equal(page.status, 200, `GET ${link}`);
@@ -116,7 +162,10 @@ function expectedDigestLines(overview, funnel, channels) {
 		...funnel.funnel_steps.map((f) => `${FUNNEL_LABELS[f.step]}: ${f.count} (${f.rate})`),
 		...channels.data
 			.slice(0, 5)
-			.map((c, i) => `${i + 1}. ${c.source}: ${c.visits} visits, ${c.unique_visitors} visitors, ${c.leads} leads (${c.conversion_rate})`),
+			.map(
+				(c, i) =>
+					`${i + 1}. ${c.source}: ${c.visits} visits, ${c.unique_visitors} visitors, ${c.leads} leads (${c.conversion_rate})`,
+			),
 	];
 }
 
@@ -141,17 +190,29 @@ export async function checkDigest(stack) {
 	const overview = await replay('/v1/analytics/overview');
 	const funnel = await replay('/v1/analytics/funnel');
 	const channels = await replay('/v1/analytics/channels');
-	assert.ok(overview.summary.total_page_views > 0, 'the demo data has page views in the last 7 days');
+	assert.ok(
+		overview.summary.total_page_views > 0,
+		'the demo data has page views in the last 7 days',
+	);
 
-	const mail = await stack.smtp.waitFor((m) => m.envelope.to.includes('marketing@example.com'), { label: 'digest e-mail' });
-	assert.equal(stack.smtp.to('marketing@example.com').length, before + 1, 'exactly one digest e-mail');
+	const mail = await stack.smtp.waitFor((m) => m.envelope.to.includes('marketing@example.com'), {
+		label: 'digest e-mail',
+	});
+	assert.equal(
+		stack.smtp.to('marketing@example.com').length,
+		before + 1,
+		'exactly one digest e-mail',
+	);
 	assert.equal(
 		mail.subject,
 		`Content Marketing digest ${overview.period.start_date} to ${overview.period.end_date}: ${overview.summary.total_page_views} page views, ${overview.summary.total_leads} leads`,
 	);
 	const lines = mail.text.split('\n');
 	for (const line of expectedDigestLines(overview, funnel, channels)) {
-		assert.ok(lines.includes(line), `digest e-mail holds "${line}"\n--- e-mail text ---\n${mail.text}`);
+		assert.ok(
+			lines.includes(line),
+			`digest e-mail holds "${line}"\n--- e-mail text ---\n${mail.text}`,
+		);
 	}
 	return {
 		detail: `e-mail "${mail.subject}" matches the sandbox (${funnel.funnel_steps.length} funnel steps, ${Math.min(5, channels.data.length)} channels)`,
@@ -165,24 +226,44 @@ export async function checkTour(stack) {
 
 	const hot = json(nodeOutput(result, 'Hot Leads'));
 	const expectedHot = await client.api('GET', '/v1/leads?sort=score&order=desc&limit=5');
-	assert.deepEqual(hot.map((l) => l.id), expectedHot.data.map((l) => l.id), 'Hot Leads: the five highest scores');
+	assert.deepEqual(
+		hot.map((l) => l.id),
+		expectedHot.data.map((l) => l.id),
+		'Hot Leads: the five highest scores',
+	);
 
 	const [funnel] = json(nodeOutput(result, 'Funnel'));
 	const expectedFunnel = await client.api('GET', '/v1/analytics/funnel?days=30');
 	for (const { step, count, rate } of expectedFunnel.funnel_steps) {
-		assert.deepEqual([funnel[`${step}_count`], funnel[`${step}_rate`]], [count, rate], `Funnel: step ${step}`);
+		assert.deepEqual(
+			[funnel[`${step}_count`], funnel[`${step}_rate`]],
+			[count, rate],
+			`Funnel: step ${step}`,
+		);
 	}
 
 	const channels = json(nodeOutput(result, 'Top Channels'));
 	const expectedChannels = await client.api('GET', '/v1/analytics/channels?days=30');
-	assert.deepEqual(channels.map((c) => [c.source, c.visits]), expectedChannels.data.map((c) => [c.source, c.visits]), 'Top Channels');
+	assert.deepEqual(
+		channels.map((c) => [c.source, c.visits]),
+		expectedChannels.data.map((c) => [c.source, c.visits]),
+		'Top Channels',
+	);
 
 	const [lead] = json(nodeOutput(result, 'Create Lead'));
 	const [sync] = json(nodeOutput(result, 'Sync to CRM'));
 	assert.equal(sync.synced, true, 'Sync to CRM: synced');
-	const pushes = (await client.control('GET', '/_sandbox/crm/pushes')).filter((p) => p.lead_id === lead.id);
-	assert.deepEqual(pushes.map((p) => p.reason).sort(), ['created', 'manual'], 'the new lead reached the CRM on create and on sync');
-	return { detail: `${hot.length} hot leads, ${expectedFunnel.funnel_steps.length} funnel steps, ${channels.length} channels, ${lead.id} synced` };
+	const pushes = (await client.control('GET', '/_sandbox/crm/pushes')).filter(
+		(p) => p.lead_id === lead.id,
+	);
+	assert.deepEqual(
+		pushes.map((p) => p.reason).sort(),
+		['created', 'manual'],
+		'the new lead reached the CRM on create and on sync',
+	);
+	return {
+		detail: `${hot.length} hot leads, ${expectedFunnel.funnel_steps.length} funnel steps, ${channels.length} channels, ${lead.id} synced`,
+	};
 }
 
 /** The check as scripts/e2e/check.mjs runs it: each example with `n8n execute`, before n8n starts. */

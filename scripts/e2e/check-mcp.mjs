@@ -14,7 +14,12 @@ import { runN8nOk } from './n8n.mjs';
 export const MCP_WORKFLOW_ID = 'cmE2eMcpServerTools';
 const MCP_PATH = 'content-marketing-e2e';
 const TOOL_TYPE = 'n8n-nodes-content-marketing.contentMarketingTool';
-const credentials = { contentMarketingApi: { id: CREDENTIALS.contentMarketing.id, name: CREDENTIALS.contentMarketing.name } };
+const credentials = {
+	contentMarketingApi: {
+		id: CREDENTIALS.contentMarketing.id,
+		name: CREDENTIALS.contentMarketing.name,
+	},
+};
 
 /** Tool nodes as a user would set them up; the MCP tool name is the node name with `_` for spaces. */
 const TOOLS = {
@@ -82,7 +87,12 @@ function mcpWorkflow() {
 				credentials,
 			})),
 		],
-		connections: Object.fromEntries(tools.map((tool) => [tool.name, { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] }])),
+		connections: Object.fromEntries(
+			tools.map((tool) => [
+				tool.name,
+				{ ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] },
+			]),
+		),
 	};
 }
 
@@ -103,7 +113,9 @@ function answerJson(result) {
 /** Items of a tool answer as plain objects: n8n returns the node's output items' JSON. */
 function answerItems(value) {
 	const list = Array.isArray(value) ? value : [value];
-	return list.map((item) => (item && typeof item === 'object' && 'json' in item ? item.json : item));
+	return list.map((item) =>
+		item && typeof item === 'object' && 'json' in item ? item.json : item,
+	);
 }
 
 /** No answer may hold any of the sandbox's API keys. */
@@ -122,7 +134,9 @@ async function connect(n8n, { timeoutMs = 60_000 } = {}) {
 	for (;;) {
 		const client = new Client({ name: 'n8n-nodes-content-marketing-e2e', version: '1.0.0' });
 		try {
-			await client.connect(new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/${MCP_PATH}`)));
+			await client.connect(
+				new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/${MCP_PATH}`)),
+			);
 			return client;
 		} catch (error) {
 			await client.close().catch(() => {});
@@ -147,7 +161,10 @@ async function listTools(stack, n8n) {
 		const byName = new Map(tools.map((t) => [t.name, t]));
 		for (const tool of Object.values(TOOLS)) {
 			const listed = byName.get(mcpName(tool.name));
-			assert.ok(listed, `tool ${mcpName(tool.name)} is listed; got ${[...byName.keys()].join(', ')}`);
+			assert.ok(
+				listed,
+				`tool ${mcpName(tool.name)} is listed; got ${[...byName.keys()].join(', ')}`,
+			);
 			assert.equal(typeof listed.description, 'string');
 			assert.ok(listed.description.length > 0, `${listed.name} has a description`);
 			const props = Object.keys(listed.inputSchema?.properties ?? {}).sort();
@@ -166,12 +183,24 @@ async function callTools(stack, n8n) {
 	try {
 		// Lead › Create: the lead the tool reports is the one the sandbox stores
 		const email = `mcp.agent.${Date.now()}@acme-robotics.example`;
-		const created = await call(stack, client, TOOLS.createLead, { email, name: 'Ada Agent', company: 'Acme Robotics' });
+		const created = await call(stack, client, TOOLS.createLead, {
+			email,
+			name: 'Ada Agent',
+			company: 'Acme Robotics',
+		});
 		assert.equal(created.isError, false, `Create Lead succeeded: ${created.text}`);
 		const [lead] = answerItems(created.value);
-		assert.match(lead?.id ?? '', /^lead_/, `Create Lead answers the new lead: ${created.text.slice(0, 300)}`);
+		assert.match(
+			lead?.id ?? '',
+			/^lead_/,
+			`Create Lead answers the new lead: ${created.text.slice(0, 300)}`,
+		);
 		const stored = await sandbox.api('GET', `/v1/leads/${lead.id}`);
-		assert.deepEqual([stored.email, stored.name, stored.company], [email, 'Ada Agent', 'Acme Robotics'], 'the sandbox stored what the agent sent');
+		assert.deepEqual(
+			[stored.email, stored.name, stored.company],
+			[email, 'Ada Agent', 'Acme Robotics'],
+			'the sandbox stored what the agent sent',
+		);
 		assert.equal(lead.email, stored.email);
 
 		// Lead › Get Many sorted by score: the sandbox's highest scores, in order
@@ -179,8 +208,15 @@ async function callTools(stack, n8n) {
 		assert.equal(hottest.isError, false, `Hottest Leads succeeded: ${hottest.text}`);
 		const expected = await sandbox.api('GET', '/v1/leads?sort=score&order=desc&limit=3');
 		const got = answerItems(hottest.value);
-		assert.deepEqual(got.map((l) => l.id), expected.data.map((l) => l.id), 'the three highest scores, highest first');
-		assert.deepEqual(got.map((l) => l.score), expected.data.map((l) => l.score));
+		assert.deepEqual(
+			got.map((l) => l.id),
+			expected.data.map((l) => l.id),
+			'the three highest scores, highest first',
+		);
+		assert.deepEqual(
+			got.map((l) => l.score),
+			expected.data.map((l) => l.score),
+		);
 
 		// Analytics › Get Funnel: every step's count and rate as the API computes them
 		const funnel = await call(stack, client, TOOLS.funnel, { days: 30 });
@@ -188,9 +224,15 @@ async function callTools(stack, n8n) {
 		const [steps] = answerItems(funnel.value);
 		const expectedFunnel = await sandbox.api('GET', '/v1/analytics/funnel?days=30');
 		for (const { step, count, rate } of expectedFunnel.funnel_steps) {
-			assert.deepEqual([steps[`${step}_count`], steps[`${step}_rate`]], [count, rate], `funnel step ${step}`);
+			assert.deepEqual(
+				[steps[`${step}_count`], steps[`${step}_rate`]],
+				[count, rate],
+				`funnel step ${step}`,
+			);
 		}
-		return { detail: `${lead.id} created, ${got.length} hottest leads, ${expectedFunnel.funnel_steps.length} funnel steps, as the sandbox answers` };
+		return {
+			detail: `${lead.id} created, ${got.length} hottest leads, ${expectedFunnel.funnel_steps.length} funnel steps, as the sandbox answers`,
+		};
 	} finally {
 		await client.close();
 	}
@@ -201,11 +243,17 @@ async function badInput(stack, n8n) {
 	const client = await connect(n8n);
 	try {
 		const mark = (await sandbox.control('GET', '/_sandbox/requests')).length;
-		const refused = await call(stack, client, TOOLS.createLead, { email: 'not-an-email', name: 'Bad Input', company: 'Nowhere' });
+		const refused = await call(stack, client, TOOLS.createLead, {
+			email: 'not-an-email',
+			name: 'Bad Input',
+			company: 'Nowhere',
+		});
 		assert.equal(refused.isError, true, `a malformed e-mail is a tool error: ${refused.text}`);
 		assert.match(refused.text, /e-?mail/i, `the error names the field: ${refused.text}`);
 		// (the published trigger example may still be syncing the lead created above: only creates count)
-		const sent = (await sandbox.control('GET', '/_sandbox/requests')).slice(mark).filter((r) => r.method === 'POST' && r.path === '/v1/leads');
+		const sent = (await sandbox.control('GET', '/_sandbox/requests'))
+			.slice(mark)
+			.filter((r) => r.method === 'POST' && r.path === '/v1/leads');
 		assert.deepEqual(sent, [], 'no lead was sent to the service');
 		return { detail: refused.text.split('\n')[0].slice(0, 160) };
 	} finally {
@@ -218,13 +266,22 @@ export default {
 	prepare: () => ({ workflows: [mcpWorkflow()] }),
 	async beforeStart({ stack, step }) {
 		await step('MCP Server Trigger + Content Marketing tools: publish', async () => {
-			await runN8nOk(['publish:workflow', `--id=${MCP_WORKFLOW_ID}`], { userFolder: stack.userFolder, env: stack.n8nEnv });
+			await runN8nOk(['publish:workflow', `--id=${MCP_WORKFLOW_ID}`], {
+				userFolder: stack.userFolder,
+				env: stack.n8nEnv,
+			});
 			return { detail: MCP_WORKFLOW_ID };
 		});
 	},
 	async whileRunning({ stack, step, n8n }) {
-		await step('MCP client: the tool variants are listed with one input per $fromAI()', () => listTools(stack, n8n));
-		await step('MCP client: create a lead, hottest leads, funnel = the sandbox', () => callTools(stack, n8n));
-		await step('MCP client: a malformed e-mail is a clear tool error, no lead sent', () => badInput(stack, n8n));
+		await step('MCP client: the tool variants are listed with one input per $fromAI()', () =>
+			listTools(stack, n8n),
+		);
+		await step('MCP client: create a lead, hottest leads, funnel = the sandbox', () =>
+			callTools(stack, n8n),
+		);
+		await step('MCP client: a malformed e-mail is a clear tool error, no lead sent', () =>
+			badInput(stack, n8n),
+		);
 	},
 };

@@ -13,9 +13,17 @@ const OUR_PACKAGE = 'n8n-nodes-content-marketing';
 function nodeFiles() {
 	const files = new Map();
 	const base = n8nRequire('n8n-nodes-base/package.json');
-	for (const rel of base.n8n.nodes) files.set(`n8n-nodes-base.${path.basename(rel, '.node.js')}`.toLowerCase(), n8nRequire.resolve(`n8n-nodes-base/${rel}`));
+	for (const rel of base.n8n.nodes)
+		files.set(
+			`n8n-nodes-base.${path.basename(rel, '.node.js')}`.toLowerCase(),
+			n8nRequire.resolve(`n8n-nodes-base/${rel}`),
+		);
 	const ours = n8nRequire(path.join(PROJECT_ROOT, 'package.json'));
-	for (const rel of ours.n8n.nodes) files.set(`${OUR_PACKAGE}.${path.basename(rel, '.node.js')}`.toLowerCase(), path.join(PROJECT_ROOT, rel));
+	for (const rel of ours.n8n.nodes)
+		files.set(
+			`${OUR_PACKAGE}.${path.basename(rel, '.node.js')}`.toLowerCase(),
+			path.join(PROJECT_ROOT, rel),
+		);
 	return files;
 }
 
@@ -25,19 +33,25 @@ function describeNode(files, type, typeVersion) {
 	if (!file) return { error: `unknown node type ${type}` };
 	const NodeClass = Object.values(n8nRequire(file)).find((value) => typeof value === 'function');
 	const instance = new NodeClass();
-	const description = instance.nodeVersions ? instance.nodeVersions[typeVersion]?.description : instance.description;
+	const description = instance.nodeVersions
+		? instance.nodeVersions[typeVersion]?.description
+		: instance.description;
 	const name = instance.nodeVersions ? instance.description.name : description?.name;
-	if (`${type.split('.')[0]}.${name}` !== type) return { error: `${file} defines ${name}, not ${type}` };
+	if (`${type.split('.')[0]}.${name}` !== type)
+		return { error: `${file} defines ${name}, not ${type}` };
 	const versions = [description?.version ?? []].flat();
-	if (!description || !versions.includes(typeVersion)) return { error: `${type} has no typeVersion ${typeVersion}` };
+	if (!description || !versions.includes(typeVersion))
+		return { error: `${type} has no typeVersion ${typeVersion}` };
 	return { description };
 }
 
 function unknownKeys(given, known, prefix = '') {
 	const missing = [];
 	for (const [key, value] of Object.entries(given)) {
-		if (known === null || typeof known !== 'object' || !(key in known)) missing.push(`${prefix}${key}`);
-		else if (value && typeof value === 'object' && !Array.isArray(value)) missing.push(...unknownKeys(value, known[key], `${prefix}${key}.`));
+		if (known === null || typeof known !== 'object' || !(key in known))
+			missing.push(`${prefix}${key}`);
+		else if (value && typeof value === 'object' && !Array.isArray(value))
+			missing.push(...unknownKeys(value, known[key], `${prefix}${key}.`));
 	}
 	return missing;
 }
@@ -57,11 +71,22 @@ export function checkExampleParameters() {
 				problems.push(`${where}: ${error}`);
 				continue;
 			}
-			const resolved = NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description);
+			const resolved = NodeHelpers.getNodeParameters(
+				description.properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				description,
+			);
 			const unknown = unknownKeys(node.parameters, resolved);
-			if (unknown.length) problems.push(`${where}: parameters the node does not define here: ${unknown.join(', ')}`);
+			if (unknown.length)
+				problems.push(`${where}: parameters the node does not define here: ${unknown.join(', ')}`);
 		}
 	}
-	if (problems.length) throw new Error(`the example workflows do not match the node types:\n  ${problems.join('\n  ')}`);
+	if (problems.length)
+		throw new Error(
+			`the example workflows do not match the node types:\n  ${problems.join('\n  ')}`,
+		);
 	return { detail: `${count} nodes in ${Object.keys(WORKFLOWS).length} workflows` };
 }

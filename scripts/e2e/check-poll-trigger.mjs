@@ -32,7 +32,12 @@ const workflow = {
 				pollTimes: { item: [{ mode: 'custom', cronExpression: CRON }] },
 				events: ['lead.created', 'lead.status_updated'],
 			},
-			credentials: { contentMarketingApi: { id: CREDENTIALS.contentMarketing.id, name: CREDENTIALS.contentMarketing.name } },
+			credentials: {
+				contentMarketingApi: {
+					id: CREDENTIALS.contentMarketing.id,
+					name: CREDENTIALS.contentMarketing.name,
+				},
+			},
 		},
 		{
 			id: 'b7d1c5e2-0d6c-4a51-9a3e-5f0c1a2b3c02',
@@ -48,7 +53,9 @@ const workflow = {
 /** What one execution's trigger emitted: `event_type lead_id status`. */
 async function emitted(stack, execution) {
 	const { data } = await executionData(stack.userFolder, execution.id);
-	return data.resultData.runData[TRIGGER][0].data.main[0].map(({ json }) => `${json.event_type} ${json.id} ${json.status}`);
+	return data.resultData.runData[TRIGGER][0].data.main[0].map(
+		({ json }) => `${json.event_type} ${json.id} ${json.status}`,
+	);
 }
 
 /** Resolves once the sandbox has seen `count` polls of the events list since `from` (log index). */
@@ -57,12 +64,14 @@ async function polled(stack, from, count, timeoutMs = 60_000) {
 	for (;;) {
 		const log = (await stack.sandbox.client.control('GET', '/_sandbox/requests')).slice(from);
 		if (log.filter((r) => r.path === '/v1/events').length >= count) return;
-		if (Date.now() > deadline) throw new Error(`fewer than ${count} polls of /v1/events within ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`fewer than ${count} polls of /v1/events within ${timeoutMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
 
-const requestCount = async (stack) => (await stack.sandbox.client.control('GET', '/_sandbox/requests')).length;
+const requestCount = async (stack) =>
+	(await stack.sandbox.client.control('GET', '/_sandbox/requests')).length;
 
 async function restart(stack, n8n, { whileDown } = {}) {
 	await n8n.stop();
@@ -75,28 +84,52 @@ async function restart(stack, n8n, { whileDown } = {}) {
 }
 
 async function expectExecutions(stack, count, lines) {
-	const executions = await waitForExecutions(stack.userFolder, WORKFLOW_ID, { count, mode: 'trigger', settleMs: SETTLE_MS });
-	assert.equal(executions.length, count, `exactly ${count} poll executions (got ${executions.length})`);
-	assert.ok(executions.every((e) => e.status === 'success'), `all succeeded: ${JSON.stringify(executions)}`);
-	assert.deepEqual(await emitted(stack, executions[count - 1]), lines, `execution ${count} emitted one event`);
+	const executions = await waitForExecutions(stack.userFolder, WORKFLOW_ID, {
+		count,
+		mode: 'trigger',
+		settleMs: SETTLE_MS,
+	});
+	assert.equal(
+		executions.length,
+		count,
+		`exactly ${count} poll executions (got ${executions.length})`,
+	);
+	assert.ok(
+		executions.every((e) => e.status === 'success'),
+		`all succeeded: ${JSON.stringify(executions)}`,
+	);
+	assert.deepEqual(
+		await emitted(stack, executions[count - 1]),
+		lines,
+		`execution ${count} emitted one event`,
+	);
 	return executions;
 }
 
 /** Runs the poll trigger steps on the running n8n (which it restarts) and returns the n8n left running. */
 export async function checkPollTrigger(stack, step, n8n) {
 	const api = stack.sandbox.client;
-	let current = await step('poll trigger: import and publish a 5-second poll workflow, restart n8n', async () => {
-		await n8n.stop();
-		const opts = { userFolder: stack.userFolder, env: stack.n8nEnv };
-		await importJson('import:workflow', [workflow], opts);
-		await runN8nOk(['publish:workflow', `--id=${WORKFLOW_ID}`], opts);
-		const next = await restart(stack, n8n);
-		assert.equal((await listExecutions(stack.userFolder, WORKFLOW_ID)).length, 0, 'the activation emitted no history');
-		return Object.assign(next, { detail: `cron "${CRON}", no execution for earlier events` });
-	});
+	let current = await step(
+		'poll trigger: import and publish a 5-second poll workflow, restart n8n',
+		async () => {
+			await n8n.stop();
+			const opts = { userFolder: stack.userFolder, env: stack.n8nEnv };
+			await importJson('import:workflow', [workflow], opts);
+			await runN8nOk(['publish:workflow', `--id=${WORKFLOW_ID}`], opts);
+			const next = await restart(stack, n8n);
+			assert.equal(
+				(await listExecutions(stack.userFolder, WORKFLOW_ID)).length,
+				0,
+				'the activation emitted no history',
+			);
+			return Object.assign(next, { detail: `cron "${CRON}", no execution for earlier events` });
+		},
+	);
 
 	const lead = await step('poll trigger: a lead created -> one execution', async () => {
-		const created = await api.api('POST', '/v1/leads', { email: `e2e.poll.${Date.now()}@example.com` });
+		const created = await api.api('POST', '/v1/leads', {
+			email: `e2e.poll.${Date.now()}@example.com`,
+		});
 		await expectExecutions(stack, 1, [`lead.created ${created.id} new`]);
 		return Object.assign(created, { detail: created.id });
 	});
@@ -106,16 +139,21 @@ export async function checkPollTrigger(stack, step, n8n) {
 		await expectExecutions(stack, 2, [`lead.status_updated ${lead.id} qualified`]);
 	});
 
-	await step('poll trigger: n8n restarted (a lead created while down) -> that lead once, nothing repeated', async () => {
-		let during;
-		current = await restart(stack, current, {
-			whileDown: async () => {
-				during = await api.api('POST', '/v1/leads', { email: `e2e.poll.down.${Date.now()}@example.com` });
-			},
-		});
-		await expectExecutions(stack, 3, [`lead.created ${during.id} new`]);
-		return { detail: `${during.id} emitted once after the restart` };
-	});
+	await step(
+		'poll trigger: n8n restarted (a lead created while down) -> that lead once, nothing repeated',
+		async () => {
+			let during;
+			current = await restart(stack, current, {
+				whileDown: async () => {
+					during = await api.api('POST', '/v1/leads', {
+						email: `e2e.poll.down.${Date.now()}@example.com`,
+					});
+				},
+			});
+			await expectExecutions(stack, 3, [`lead.created ${during.id} new`]);
+			return { detail: `${during.id} emitted once after the restart` };
+		},
+	);
 	return current;
 }
 

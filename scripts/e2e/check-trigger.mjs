@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 
 import { findNode, readExample, WORKFLOWS } from './examples.mjs';
-import { executionData, listExecutions, ownerCookie, runN8nOk, startN8n, waitForExecutions } from './n8n.mjs';
+import {
+	executionData,
+	listExecutions,
+	ownerCookie,
+	runN8nOk,
+	startN8n,
+	waitForExecutions,
+} from './n8n.mjs';
 
 const SETTLE_MS = 4_000;
 const ACTIVATION_TIMEOUT_MS = 60_000;
@@ -17,7 +24,10 @@ export function triggerWebhookUrl(baseUrl) {
 }
 
 export async function publishTrigger(stack) {
-	await runN8nOk(['publish:workflow', `--id=${WORKFLOWS.newLead.id}`], { userFolder: stack.userFolder, env: stack.n8nEnv });
+	await runN8nOk(['publish:workflow', `--id=${WORKFLOWS.newLead.id}`], {
+		userFolder: stack.userFolder,
+		env: stack.n8nEnv,
+	});
 	return { detail: WORKFLOWS.newLead.id };
 }
 
@@ -33,7 +43,8 @@ export async function checkEndpoint(stack, n8n) {
 	const url = triggerWebhookUrl(n8n.baseUrl);
 	// n8n 2.41 activates published workflows after "Editor is now accessible" (its publication
 	// service runs in the background); 2.8.4 before it. Wait for the activation to reach the sandbox.
-	const endpoints = async () => (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+	const endpoints = async () =>
+		(await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
 	const deadline = Date.now() + ACTIVATION_TIMEOUT_MS;
 	let all = await endpoints();
 	while (!all.some((e) => e.url === url) && Date.now() < deadline) {
@@ -41,7 +52,11 @@ export async function checkEndpoint(stack, n8n) {
 		all = await endpoints();
 	}
 	const ours = all.filter((e) => e.url === url);
-	assert.equal(ours.length, 1, `one endpoint for ${url}; the sandbox has: ${JSON.stringify(all.map((e) => e.url))}`);
+	assert.equal(
+		ours.length,
+		1,
+		`one endpoint for ${url}; the sandbox has: ${JSON.stringify(all.map((e) => e.url))}`,
+	);
 	assert.equal(all.length, 1, 'no other endpoint registered');
 	assert.deepEqual(ours[0].events, ['lead.created']);
 	assert.equal(ours[0].active, true);
@@ -55,7 +70,9 @@ async function deliveriesOf(stack, endpointId) {
 }
 
 async function manualPushes(stack, leadId) {
-	return (await stack.sandbox.client.control('GET', '/_sandbox/crm/pushes')).filter((p) => p.lead_id === leadId && p.reason === 'manual');
+	return (await stack.sandbox.client.control('GET', '/_sandbox/crm/pushes')).filter(
+		(p) => p.lead_id === leadId && p.reason === 'manual',
+	);
 }
 
 /** A company lead: one execution, one CRM sync, one e-mail to sales; one delivery, no retry. */
@@ -67,43 +84,88 @@ export async function checkCompanyLead(stack, endpoint) {
 		company: 'Acme Robotics',
 		job_title: 'Head of Growth',
 	});
-	const executions = await waitForExecutions(userFolder, WORKFLOWS.newLead.id, { count: 1, mode: 'webhook', settleMs: SETTLE_MS });
-	assert.equal(executions.length, 1, `exactly one execution after one lead.created (got ${executions.length})`);
+	const executions = await waitForExecutions(userFolder, WORKFLOWS.newLead.id, {
+		count: 1,
+		mode: 'webhook',
+		settleMs: SETTLE_MS,
+	});
+	assert.equal(
+		executions.length,
+		1,
+		`exactly one execution after one lead.created (got ${executions.length})`,
+	);
 	assert.equal(executions[0].status, 'success', 'the execution succeeded');
-	assert.equal((await listExecutions(userFolder, WORKFLOWS.newLead.id)).length, 1, 'no execution of another mode');
+	assert.equal(
+		(await listExecutions(userFolder, WORKFLOWS.newLead.id)).length,
+		1,
+		'no execution of another mode',
+	);
 
-	const mail = await stack.smtp.waitFor((m) => m.envelope.to.includes(SALES), { label: 'sales e-mail' });
+	const mail = await stack.smtp.waitFor((m) => m.envelope.to.includes(SALES), {
+		label: 'sales e-mail',
+	});
 	assert.equal(stack.smtp.to(SALES).length, 1, 'exactly one sales e-mail');
 	assert.equal(mail.subject, 'New lead: Erin Example (Acme Robotics)');
 	const pushes = await manualPushes(stack, lead.id);
 	assert.equal(pushes.length, 1, 'one CRM sync by the workflow');
-	for (const line of [`E-mail: ${lead.email}`, `Lead ID: ${lead.id}`, `CRM record: hubspot ${pushes[0].crm_record_id}`]) {
-		assert.ok(mail.text.split('\n').some((l) => l.startsWith(line)), `sales e-mail holds "${line}"\n---\n${mail.text}`);
+	for (const line of [
+		`E-mail: ${lead.email}`,
+		`Lead ID: ${lead.id}`,
+		`CRM record: hubspot ${pushes[0].crm_record_id}`,
+	]) {
+		assert.ok(
+			mail.text.split('\n').some((l) => l.startsWith(line)),
+			`sales e-mail holds "${line}"\n---\n${mail.text}`,
+		);
 	}
 
 	const deliveries = await deliveriesOf(stack, endpoint.id);
 	assert.equal(deliveries.length, 1, 'one delivery attempt');
-	assert.equal(deliveries[0].ok, true, `the delivery was acknowledged: ${JSON.stringify(deliveries[0])}`);
-	return { detail: `${lead.id}: 1 execution, CRM ${pushes[0].crm_record_id}, e-mail "${mail.subject}"` };
+	assert.equal(
+		deliveries[0].ok,
+		true,
+		`the delivery was acknowledged: ${JSON.stringify(deliveries[0])}`,
+	);
+	return {
+		detail: `${lead.id}: 1 execution, CRM ${pushes[0].crm_record_id}, e-mail "${mail.subject}"`,
+	};
 }
 
 /** A lead without a company: one more execution that stops at the filter; no sync, no e-mail. */
 export async function checkFilteredLead(stack, endpoint) {
 	const { userFolder } = stack;
-	const lead = await stack.sandbox.client.api('POST', '/v1/leads', { email: `e2e.reader.${Date.now()}@mailbox.example` });
-	const executions = await waitForExecutions(userFolder, WORKFLOWS.newLead.id, { count: 2, mode: 'webhook', settleMs: SETTLE_MS });
-	assert.equal(executions.length, 2, `exactly two executions after two leads (got ${executions.length})`);
+	const lead = await stack.sandbox.client.api('POST', '/v1/leads', {
+		email: `e2e.reader.${Date.now()}@mailbox.example`,
+	});
+	const executions = await waitForExecutions(userFolder, WORKFLOWS.newLead.id, {
+		count: 2,
+		mode: 'webhook',
+		settleMs: SETTLE_MS,
+	});
+	assert.equal(
+		executions.length,
+		2,
+		`exactly two executions after two leads (got ${executions.length})`,
+	);
 	assert.equal(executions[1].status, 'success');
 	const { data } = await executionData(userFolder, executions[1].id);
 	const ran = Object.keys(data.resultData.runData);
-	assert.deepEqual(ran.sort(), ['Company lead?', 'New Lead'], `the second execution stops at the filter (ran: ${ran.join(', ')})`);
+	assert.deepEqual(
+		ran.sort(),
+		['Company lead?', 'New Lead'],
+		`the second execution stops at the filter (ran: ${ran.join(', ')})`,
+	);
 	const trigger = data.resultData.runData['New Lead'][0].data.main[0][0].json;
 	assert.equal(trigger.id, lead.id, 'the trigger output is the new lead');
 	assert.equal(trigger.event_type, 'lead.created');
 	assert.equal((await manualPushes(stack, lead.id)).length, 0, 'no CRM sync for the filtered lead');
 	assert.equal(stack.smtp.to(SALES).length, 1, 'still one sales e-mail');
 	const deliveries = await deliveriesOf(stack, endpoint.id);
-	assert.deepEqual(deliveries.map((d) => d.ok), [true, true], 'two deliveries in all, both acknowledged at the first attempt');
+	assert.deepEqual(
+		deliveries.map((d) => d.ok),
+		[true, true],
+		'two deliveries in all, both acknowledged at the first attempt',
+	);
 	return { detail: `${lead.id}: execution ${executions[1].id} stopped at "Company lead?"` };
 }
 
@@ -124,7 +186,8 @@ async function restJson(n8n, cookie, method, urlPath, body) {
 	return JSON.parse(text).data;
 }
 
-const sandboxEndpoints = async (stack) => (await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
+const sandboxEndpoints = async (stack) =>
+	(await stack.sandbox.client.api('GET', '/v1/webhooks?limit=100')).data;
 
 /**
  * "Listen for test event" as the editor does it: POST /rest/workflows/:id/run with the workflow and
@@ -140,7 +203,10 @@ export async function checkTestWebhook(stack, n8n, endpoint) {
 	const cookie = await ownerCookie(n8n.baseUrl);
 	const logStart = (await stack.sandbox.client.control('GET', '/_sandbox/requests')).length;
 	const workflowData = await restJson(n8n, cookie, 'GET', `/rest/workflows/${id}`);
-	const run = await restJson(n8n, cookie, 'POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: 'New Lead' } });
+	const run = await restJson(n8n, cookie, 'POST', `/rest/workflows/${id}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: 'New Lead' },
+	});
 	assert.deepEqual(run, { waitingForWebhook: true }, 'n8n waits for the test webhook');
 
 	const listening = await sandboxEndpoints(stack);
@@ -149,21 +215,47 @@ export async function checkTestWebhook(stack, n8n, endpoint) {
 	assert.equal(test.length, 1, `one endpoint for ${testUrl}; the sandbox has: ${urls}`);
 	assert.deepEqual(test[0].events, ['lead.created']);
 	assert.equal(test[0].active, true);
-	assert.deepEqual(listening.filter((e) => e.url !== testUrl).map((e) => e.id), [endpoint.id], `besides it only the production endpoint: ${urls}`);
+	assert.deepEqual(
+		listening.filter((e) => e.url !== testUrl).map((e) => e.id),
+		[endpoint.id],
+		`besides it only the production endpoint: ${urls}`,
+	);
 
-	const lead = await stack.sandbox.client.api('POST', '/v1/leads', { email: `e2e.tester.${Date.now()}@mailbox.example` });
-	const manual = await waitForExecutions(userFolder, id, { count: 1, mode: 'manual', settleMs: SETTLE_MS });
+	const lead = await stack.sandbox.client.api('POST', '/v1/leads', {
+		email: `e2e.tester.${Date.now()}@mailbox.example`,
+	});
+	const manual = await waitForExecutions(userFolder, id, {
+		count: 1,
+		mode: 'manual',
+		settleMs: SETTLE_MS,
+	});
 	assert.equal(manual.length, 1, `exactly one test execution (got ${manual.length})`);
 	assert.equal(manual[0].status, 'success', 'the test execution succeeded');
 	const { data } = await executionData(userFolder, manual[0].id);
 	const ran = Object.keys(data.resultData.runData);
-	assert.deepEqual(ran.sort(), ['Company lead?', 'New Lead'], `the test execution stops at the filter (ran: ${ran.join(', ')})`);
-	assert.equal(data.resultData.runData['New Lead'][0].data.main[0][0].json.id, lead.id, 'the test execution got the new lead');
+	assert.deepEqual(
+		ran.sort(),
+		['Company lead?', 'New Lead'],
+		`the test execution stops at the filter (ran: ${ran.join(', ')})`,
+	);
+	assert.equal(
+		data.resultData.runData['New Lead'][0].data.main[0][0].json.id,
+		lead.id,
+		'the test execution got the new lead',
+	);
 	const live = await listExecutions(userFolder, id, { mode: 'webhook' });
-	assert.equal(live.length, 3, `the production webhook ran once more (got ${live.length} webhook executions in all)`);
+	assert.equal(
+		live.length,
+		3,
+		`the production webhook ran once more (got ${live.length} webhook executions in all)`,
+	);
 	assert.equal((await listExecutions(userFolder, id)).length, 4, 'no execution of another mode');
 	const testDeliveries = await deliveriesOf(stack, test[0].id);
-	assert.deepEqual(testDeliveries.map((d) => d.ok), [true], 'one delivery to the test endpoint, acknowledged');
+	assert.deepEqual(
+		testDeliveries.map((d) => d.ok),
+		[true],
+		'one delivery to the test endpoint, acknowledged',
+	);
 
 	// n8n releases the test webhook after that call: the trigger's delete removes the test endpoint
 	const deadline = Date.now() + 10_000;
@@ -172,21 +264,36 @@ export async function checkTestWebhook(stack, n8n, endpoint) {
 		await new Promise((r) => setTimeout(r, 250));
 		after = await sandboxEndpoints(stack);
 	}
-	assert.deepEqual(after.map((e) => e.id), [endpoint.id], `only the production endpoint is left: ${JSON.stringify(after.map((e) => e.url))}`);
+	assert.deepEqual(
+		after.map((e) => e.id),
+		[endpoint.id],
+		`only the production endpoint is left: ${JSON.stringify(after.map((e) => e.url))}`,
+	);
 	// what the trigger called on the webhooks API meanwhile (our own listing uses only limit=100)
 	const calls = (await stack.sandbox.client.control('GET', '/_sandbox/requests'))
 		.slice(logStart)
-		.filter((r) => r.path.startsWith('/v1/webhooks') && !(r.method === 'GET' && r.query === 'limit=100'))
+		.filter(
+			(r) => r.path.startsWith('/v1/webhooks') && !(r.method === 'GET' && r.query === 'limit=100'),
+		)
 		.map((r) => {
 			const url = new URLSearchParams(r.query).get('url');
 			return `${r.method} ${r.path.replace(test[0].id, '<test>')}${url === null ? '' : url === testUrl ? ' url=<test>' : ` url=${url}`} ${r.status}`;
 		});
 	assert.deepEqual(
 		calls,
-		['GET /v1/webhooks url=<test> 200', 'POST /v1/webhooks 201', 'DELETE /v1/webhooks/<test> 200', 'GET /v1/webhooks url=<test> 200'],
+		[
+			'GET /v1/webhooks url=<test> 200',
+			'POST /v1/webhooks 201',
+			'DELETE /v1/webhooks/<test> 200',
+			'GET /v1/webhooks url=<test> 200',
+		],
 		'n8n called checkExists, create, then delete (which sweeps the URL once more)',
 	);
-	const released = await fetch(testUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+	const released = await fetch(testUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	});
 	assert.equal(released.status, 404, 'the test webhook URL is released');
 	return { detail: `${test[0].id} created and deleted, execution ${manual[0].id} (manual)` };
 }
@@ -197,9 +304,17 @@ export default {
 		await step('new-lead-to-crm-and-email: publish', () => publishTrigger(stack));
 	},
 	async whileRunning({ stack, step, n8n }) {
-		const endpoint = await step('one webhook endpoint registered in the sandbox', () => checkEndpoint(stack, n8n));
-		await step('company lead -> 1 execution, CRM sync, sales e-mail', () => checkCompanyLead(stack, endpoint));
-		await step('lead without company -> 1 execution, stopped by the filter', () => checkFilteredLead(stack, endpoint));
-		await step('test webhook: listen, 1 manual execution, test endpoint deleted', () => checkTestWebhook(stack, n8n, endpoint));
+		const endpoint = await step('one webhook endpoint registered in the sandbox', () =>
+			checkEndpoint(stack, n8n),
+		);
+		await step('company lead -> 1 execution, CRM sync, sales e-mail', () =>
+			checkCompanyLead(stack, endpoint),
+		);
+		await step('lead without company -> 1 execution, stopped by the filter', () =>
+			checkFilteredLead(stack, endpoint),
+		);
+		await step('test webhook: listen, 1 manual execution, test endpoint deleted', () =>
+			checkTestWebhook(stack, n8n, endpoint),
+		);
 	},
 };

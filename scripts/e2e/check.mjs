@@ -48,7 +48,11 @@ async function checkOneRelease() {
 		await stack.setUp({
 			step,
 			build: process.env.E2E_PACKAGE_BUILT !== '1',
-			afterBuild: () => step('example workflows use node types, versions and parameters that exist', checkExampleParameters),
+			afterBuild: () =>
+				step(
+					'example workflows use node types, versions and parameters that exist',
+					checkExampleParameters,
+				),
 			moreImports: async () => {
 				const more = { credentials: [], workflows: [] };
 				for (const check of checks) {
@@ -72,11 +76,15 @@ async function checkOneRelease() {
 
 	const total = progress.seconds().toFixed(1);
 	if (failure) {
-		console.error(`\ne2e FAILED in step "${failure.step ?? 'unknown'}" after ${total} s (n8n ${N8N_VERSION}):\n${failure.stack ?? failure}`);
+		console.error(
+			`\ne2e FAILED in step "${failure.step ?? 'unknown'}" after ${total} s (n8n ${N8N_VERSION}):\n${failure.stack ?? failure}`,
+		);
 		process.exitCode = 1;
 	} else {
 		const passed = progress.steps.filter((s) => s.ok).length;
-		console.log(`\ne2e passed: ${passed} steps on n8n ${N8N_VERSION} (Node ${process.versions.node}) in ${total} s`);
+		console.log(
+			`\ne2e passed: ${passed} steps on n8n ${N8N_VERSION} (Node ${process.versions.node}) in ${total} s`,
+		);
 	}
 }
 
@@ -115,10 +123,18 @@ async function checkEveryRelease(versions) {
 	for (const version of versions) {
 		const t0 = Date.now();
 		const { code, signal, error } = await runChild(version);
-		results.push({ version, ok: code === 0, seconds: (Date.now() - t0) / 1000, why: error?.message ?? signal ?? code });
+		results.push({
+			version,
+			ok: code === 0,
+			seconds: (Date.now() - t0) / 1000,
+			why: error?.message ?? signal ?? code,
+		});
 	}
 	console.log(`\ne2e summary (${progress.seconds().toFixed(1)} s in all):`);
-	for (const r of results) console.log(`  n8n ${r.version}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`);
+	for (const r of results)
+		console.log(
+			`  n8n ${r.version}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
+		);
 	if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 

@@ -28,7 +28,9 @@ async function preferredPort(wanted) {
 
 function printMessage(message) {
 	const line = '-'.repeat(72);
-	console.log(`\n${line}\nmail to ${message.envelope.to.join(', ')}: ${message.subject}\n${line}\n${message.text}\n${line}`);
+	console.log(
+		`\n${line}\nmail to ${message.envelope.to.join(', ')}: ${message.subject}\n${line}\n${message.text}\n${line}`,
+	);
 }
 
 const { step } = createProgress({ prefix: 'dev' });
@@ -41,7 +43,9 @@ try {
 	});
 	await step('publish the trigger example', () => publishTrigger(stack));
 	const n8n = await step('n8n start', async () =>
-		startServer(stack, { port: (await preferredPort(Number(process.env.N8N_PORT) || 5678)) || undefined }),
+		startServer(stack, {
+			port: (await preferredPort(Number(process.env.N8N_PORT) || 5678)) || undefined,
+		}),
 	);
 	await ownerCookie(n8n.baseUrl);
 
@@ -55,7 +59,9 @@ try {
 			`SMTP sink:           127.0.0.1:${smtp.port}   (mails are printed here)`,
 			`user folder:         ${path.relative(PROJECT_ROOT, userFolder)}`,
 			'workflows:',
-			...Object.entries(WORKFLOWS).map(([key, { id }]) => `  ${n8n.baseUrl}/workflow/${id}   ${readExample(key).name}`),
+			...Object.entries(WORKFLOWS).map(
+				([key, { id }]) => `  ${n8n.baseUrl}/workflow/${id}   ${readExample(key).name}`,
+			),
 			'',
 			`Try: curl -s -X POST ${sandbox.url}/v1/leads -H 'Authorization: Bearer ${sandbox.keys.full}' \\`,
 			`       -H 'Content-Type: application/json' -d '{"email":"new.lead@acme.example","name":"New Lead","company":"Acme"}'`,
@@ -66,7 +72,8 @@ try {
 
 	// n8n.mjs stops n8n on these signals and exits; this only tells an interrupt from a crash
 	let interrupted = false;
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => (interrupted = true));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+		process.once(signal, () => (interrupted = true));
 	const { code, signal } = await n8n.exited;
 	if (interrupted) {
 		console.log('\nstopping n8n, the sandbox and the SMTP sink');

@@ -11,7 +11,11 @@ export const CSV_FILE = path.join(EXAMPLES_DIR, 'data', 'leads.csv');
 
 /** Credential ids and names as the example workflows reference them. */
 export const CREDENTIALS = {
-	contentMarketing: { id: 'cmExampleCred0001', name: 'Content Marketing account', type: 'contentMarketingApi' },
+	contentMarketing: {
+		id: 'cmExampleCred0001',
+		name: 'Content Marketing account',
+		type: 'contentMarketingApi',
+	},
 	smtp: { id: 'smtpExampleCred01', name: 'SMTP account', type: 'smtp' },
 };
 
@@ -24,8 +28,11 @@ export const WORKFLOWS = {
 };
 
 export function readExample(key) {
-	const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, WORKFLOWS[key].file), 'utf8'));
-	if (workflow.id !== WORKFLOWS[key].id) throw new Error(`${WORKFLOWS[key].file}: id is ${workflow.id}, expected ${WORKFLOWS[key].id}`);
+	const workflow = JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, WORKFLOWS[key].file), 'utf8'),
+	);
+	if (workflow.id !== WORKFLOWS[key].id)
+		throw new Error(`${WORKFLOWS[key].file}: id is ${workflow.id}, expected ${WORKFLOWS[key].id}`);
 	return workflow;
 }
 
@@ -42,7 +49,15 @@ export function credentialsFor({ sandboxUrl, apiKey, smtpPort }) {
 		{ ...contentMarketing, data: { apiKey, baseUrl: sandboxUrl } },
 		{
 			...smtp,
-			data: { user: '', password: '', host: '127.0.0.1', port: smtpPort, secure: false, disableStartTls: true, hostName: '' },
+			data: {
+				user: '',
+				password: '',
+				host: '127.0.0.1',
+				port: smtpPort,
+				secure: false,
+				disableStartTls: true,
+				hostName: '',
+			},
 		},
 	];
 }

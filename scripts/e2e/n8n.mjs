@@ -30,7 +30,9 @@ export const READY_LINE = 'Editor is now accessible';
 export function n8nBin() {
 	const bin = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!fs.existsSync(bin) || !isInstalled()) {
-		throw new Error(`n8n ${N8N_VERSION} is not installed in ${N8N_DIR}; run: node scripts/e2e/install-n8n.mjs --n8n=${N8N_VERSION}`);
+		throw new Error(
+			`n8n ${N8N_VERSION} is not installed in ${N8N_DIR}; run: node scripts/e2e/install-n8n.mjs --n8n=${N8N_VERSION}`,
+		);
 	}
 	return bin;
 }
@@ -92,7 +94,9 @@ export function prepareUserFolder(dir, { packageDir = PROJECT_ROOT, clean = fals
 	if (clean) fs.rmSync(userFolder, { recursive: true, force: true });
 	const pkg = readJson(path.join(packageDir, 'package.json'));
 	if (!/^(@[^/]+\/)?n8n-nodes-/.test(pkg.name)) {
-		throw new Error(`n8n only loads packages named n8n-nodes-* or @scope/n8n-nodes-* from nodes/node_modules (got ${pkg.name})`);
+		throw new Error(
+			`n8n only loads packages named n8n-nodes-* or @scope/n8n-nodes-* from nodes/node_modules (got ${pkg.name})`,
+		);
 	}
 	for (const rel of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
 		if (!fs.existsSync(path.join(packageDir, rel))) {
@@ -108,7 +112,8 @@ export function prepareUserFolder(dir, { packageDir = PROJECT_ROOT, clean = fals
 	let files = packFileList(packageDir);
 	if (!files) {
 		files = ['package.json', 'dist', pkg.main ?? 'index.js'];
-		for (const f of fs.readdirSync(packageDir)) if (/^(readme|license|licence|changelog)/i.test(f)) files.push(f);
+		for (const f of fs.readdirSync(packageDir))
+			if (/^(readme|license|licence|changelog)/i.test(f)) files.push(f);
 	}
 	for (const rel of files) {
 		const from = path.join(packageDir, rel);
@@ -117,7 +122,9 @@ export function prepareUserFolder(dir, { packageDir = PROJECT_ROOT, clean = fals
 	}
 
 	const nodesPkgFile = path.join(nodesDir, 'package.json');
-	const nodesPkg = fs.existsSync(nodesPkgFile) ? readJson(nodesPkgFile) : { name: 'installed-nodes', private: true, dependencies: {} };
+	const nodesPkg = fs.existsSync(nodesPkgFile)
+		? readJson(nodesPkgFile)
+		: { name: 'installed-nodes', private: true, dependencies: {} };
 	nodesPkg.dependencies = { ...nodesPkg.dependencies, [pkg.name]: pkg.version };
 	fs.writeFileSync(nodesPkgFile, JSON.stringify(nodesPkg, null, 2) + '\n');
 
@@ -146,7 +153,12 @@ export function n8nEnv({ userFolder, port = 5678, brokerPort, env = {} } = {}) {
 	if (!userFolder) throw new Error('n8nEnv: userFolder is required');
 	const base = {};
 	for (const [k, v] of Object.entries(withoutNpmEnv(process.env))) {
-		if (/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODES_|QUEUE_|CREDENTIALS_|EXTERNAL_)/.test(k)) continue;
+		if (
+			/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODES_|QUEUE_|CREDENTIALS_|EXTERNAL_)/.test(
+				k,
+			)
+		)
+			continue;
 		base[k] = v;
 	}
 	const result = {
@@ -243,11 +255,16 @@ function installCleanup() {
 	process.on('exit', () => {
 		for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
 	});
-	for (const [sig, num] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+	for (const [sig, num] of [
+		['SIGINT', 2],
+		['SIGTERM', 15],
+		['SIGHUP', 1],
+	]) {
 		process.once(sig, async () => {
 			// graceful first (n8n closes its DB), SIGKILL after 10 s; the 'exit' hook is the backstop
 			for (const pid of liveGroups) killGroup(pid, 'SIGTERM');
-			for (let i = 0; i < 100 && [...liveGroups].some(groupAlive); i++) await new Promise((r) => setTimeout(r, 100));
+			for (let i = 0; i < 100 && [...liveGroups].some(groupAlive); i++)
+				await new Promise((r) => setTimeout(r, 100));
 			for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
 			liveGroups.clear();
 			process.exit(128 + num);
@@ -305,12 +322,25 @@ async function stopGroup(child, exited, { graceMs = 20_000 } = {}) {
  * @param {{ userFolder: string, port?: number, brokerPort?: number, env?: object, timeoutMs?: number, echo?: boolean }} opts
  * @returns {Promise<{ code: number|null, signal: string|null, stdout: string, stderr: string, seconds: number }>}
  */
-export async function runN8n(args, { userFolder, port, brokerPort, env = {}, timeoutMs = 180_000, echo = !!process.env.E2E_VERBOSE } = {}) {
+export async function runN8n(
+	args,
+	{
+		userFolder,
+		port,
+		brokerPort,
+		env = {},
+		timeoutMs = 180_000,
+		echo = !!process.env.E2E_VERBOSE,
+	} = {},
+) {
 	if (!userFolder) throw new Error('runN8n: userFolder is required');
 	// `execute` starts the task broker: never collide with a running instance's broker
 	brokerPort ||= await freePort();
 	const t0 = Date.now();
-	const { child, exited } = spawnGroup(args, { userFolder, env: n8nEnv({ userFolder, port, brokerPort, env }) });
+	const { child, exited } = spawnGroup(args, {
+		userFolder,
+		env: n8nEnv({ userFolder, port, brokerPort, env }),
+	});
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (d) => {
@@ -331,7 +361,13 @@ export async function runN8n(args, { userFolder, port, brokerPort, env = {}, tim
 	await new Promise((r) => setImmediate(r)); // let the pipes drain
 	const result = { code, signal, stdout, stderr, seconds: (Date.now() - t0) / 1000 };
 	if (error) throw Object.assign(new Error(`n8n ${args.join(' ')}: ${error.message}`), result);
-	if (timedOut) throw Object.assign(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${tail(stdout + stderr)}`), result);
+	if (timedOut)
+		throw Object.assign(
+			new Error(
+				`n8n ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${tail(stdout + stderr)}`,
+			),
+			result,
+		);
 	return result;
 }
 
@@ -339,7 +375,12 @@ export async function runN8n(args, { userFolder, port, brokerPort, env = {}, tim
 export async function runN8nOk(args, opts) {
 	const res = await runN8n(args, opts);
 	if (res.code !== 0) {
-		throw Object.assign(new Error(`n8n ${args.join(' ')} exited with ${res.signal ?? res.code}\n${tail(res.stdout + res.stderr)}`), res);
+		throw Object.assign(
+			new Error(
+				`n8n ${args.join(' ')} exited with ${res.signal ?? res.code}\n${tail(res.stdout + res.stderr)}`,
+			),
+			res,
+		);
 	}
 	return res;
 }
@@ -369,7 +410,10 @@ export function parseRawOutput(stdout) {
 /** Output items ({json}) of a node in a parsed `execute --rawOutput` result (last run, main output 0). */
 export function nodeOutput(run, nodeName, { runIndex = -1, output = 0 } = {}) {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
-	if (!runs?.length) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`);
+	if (!runs?.length)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`,
+		);
 	const task = runs.at(runIndex);
 	if (task.error) throw new Error(`node "${nodeName}" failed: ${task.error.message}`);
 	return task.data?.main?.[output] ?? [];
@@ -379,7 +423,12 @@ export function nodeOutput(run, nodeName, { runIndex = -1, output = 0 } = {}) {
 export async function executeWorkflow(id, opts) {
 	const res = await runN8n(['execute', `--id=${id}`, '--rawOutput'], opts);
 	if (res.code !== 0) {
-		throw Object.assign(new Error(`n8n execute --id=${id} exited with ${res.signal ?? res.code}\n${tail(res.stdout + res.stderr)}`), res);
+		throw Object.assign(
+			new Error(
+				`n8n execute --id=${id} exited with ${res.signal ?? res.code}\n${tail(res.stdout + res.stderr)}`,
+			),
+			res,
+		);
 	}
 	return { run: parseRawOutput(res.stdout), ...res };
 }
@@ -388,7 +437,10 @@ export async function executeWorkflow(id, opts) {
 export async function importJson(command, data, opts) {
 	const dir = path.join(opts.userFolder, 'import');
 	fs.mkdirSync(dir, { recursive: true });
-	const file = path.join(dir, `${command.replace(':', '-')}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+	const file = path.join(
+		dir,
+		`${command.replace(':', '-')}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`,
+	);
 	fs.writeFileSync(file, JSON.stringify(data, null, 2));
 	return runN8nOk([command, `--input=${file}`], opts);
 }
@@ -417,12 +469,22 @@ export function freePort() {
  * @param {{ userFolder: string, port?: number, brokerPort?: number, env?: object,
  *           readyTimeoutMs?: number, echo?: boolean }} opts port 0/undefined picks a free one
  */
-export async function startN8n({ userFolder, port, brokerPort, env = {}, readyTimeoutMs = 180_000, echo = !!process.env.E2E_VERBOSE } = {}) {
+export async function startN8n({
+	userFolder,
+	port,
+	brokerPort,
+	env = {},
+	readyTimeoutMs = 180_000,
+	echo = !!process.env.E2E_VERBOSE,
+} = {}) {
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	port ||= await freePort();
 	brokerPort ||= await freePort();
 	const t0 = Date.now();
-	const { child, exited } = spawnGroup(['start'], { userFolder, env: n8nEnv({ userFolder, port, brokerPort, env }) });
+	const { child, exited } = spawnGroup(['start'], {
+		userFolder,
+		env: n8nEnv({ userFolder, port, brokerPort, env }),
+	});
 	let output = '';
 	const lineWaiters = [];
 	const onData = (d) => {
@@ -436,7 +498,8 @@ export async function startN8n({ userFolder, port, brokerPort, env = {}, readyTi
 	/** Resolves when the output (from the start) matches `pattern` (string or RegExp). */
 	const waitForOutput = (pattern, timeoutMs = 60_000) =>
 		new Promise((resolve, reject) => {
-			const test = (out) => (typeof pattern === 'string' ? out.includes(pattern) : pattern.test(out));
+			const test = (out) =>
+				typeof pattern === 'string' ? out.includes(pattern) : pattern.test(out);
 			if (test(output)) return resolve();
 			const done = () => {
 				clearTimeout(timer);
@@ -446,14 +509,20 @@ export async function startN8n({ userFolder, port, brokerPort, env = {}, readyTi
 			const w = { test, resolve: () => (done(), resolve()) };
 			const timer = setTimeout(() => {
 				done();
-				reject(new Error(`n8n did not print ${pattern} within ${timeoutMs / 1000} s\n${tail(output)}`));
+				reject(
+					new Error(`n8n did not print ${pattern} within ${timeoutMs / 1000} s\n${tail(output)}`),
+				);
 			}, timeoutMs);
 			lineWaiters.push(w);
 			exited.then(({ code, signal }) => {
 				if (!lineWaiters.includes(w)) return;
 				done();
 				// let the last output chunks arrive before reporting
-				setImmediate(() => reject(new Error(`n8n exited (${signal ?? code}) before printing ${pattern}\n${tail(output)}`)));
+				setImmediate(() =>
+					reject(
+						new Error(`n8n exited (${signal ?? code}) before printing ${pattern}\n${tail(output)}`),
+					),
+				);
 			});
 		});
 
@@ -514,7 +583,11 @@ export async function listExecutions(userFolder, workflowId, { mode } = {}) {
 
 /** Stored run data of one execution (table execution_data; `data` is flatted-serialised IRunExecutionData). */
 export async function executionData(userFolder, executionId) {
-	const rows = await queryDb(userFolder, 'SELECT data, workflowData FROM execution_data WHERE executionId = ?', [executionId]);
+	const rows = await queryDb(
+		userFolder,
+		'SELECT data, workflowData FROM execution_data WHERE executionId = ?',
+		[executionId],
+	);
 	if (!rows.length) return undefined;
 	const { parse } = n8nRequire('flatted');
 	return { data: parse(rows[0].data), workflowData: JSON.parse(rows[0].workflowData) };
@@ -524,12 +597,21 @@ export async function executionData(userFolder, executionId) {
  * Polls until at least `count` finished executions of the workflow exist, then waits `settleMs`
  * and returns the list (so the caller can assert "exactly count").
  */
-export async function waitForExecutions(userFolder, workflowId, { count = 1, mode, timeoutMs = 30_000, settleMs = 1_000 } = {}) {
+export async function waitForExecutions(
+	userFolder,
+	workflowId,
+	{ count = 1, mode, timeoutMs = 30_000, settleMs = 1_000 } = {},
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const rows = (await listExecutions(userFolder, workflowId, { mode })).filter((r) => r.stoppedAt || r.finished);
+		const rows = (await listExecutions(userFolder, workflowId, { mode })).filter(
+			(r) => r.stoppedAt || r.finished,
+		);
 		if (rows.length >= count) break;
-		if (Date.now() > deadline) throw new Error(`only ${rows.length} finished execution(s) of workflow ${workflowId} after ${timeoutMs / 1000} s, expected ${count}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`only ${rows.length} finished execution(s) of workflow ${workflowId} after ${timeoutMs / 1000} s, expected ${count}`,
+			);
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	await new Promise((r) => setTimeout(r, settleMs));
@@ -539,10 +621,19 @@ export async function waitForExecutions(userFolder, workflowId, { count = 1, mod
 // ---------------------------------------------------------------------------------------------
 // executions over HTTP (n8n running): internal REST API with an owner session, or the public API
 
-export const E2E_OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-Passw0rd' };
+export const E2E_OWNER = {
+	email: 'e2e-owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-Passw0rd',
+};
 
 async function postJson(url, body, headers = {}) {
-	return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+	return fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	});
 }
 
 /**
@@ -551,9 +642,16 @@ async function postJson(url, body, headers = {}) {
  */
 export async function ownerCookie(baseUrl, owner = E2E_OWNER) {
 	let res = await postJson(`${baseUrl}/rest/owner/setup`, owner);
-	if (!res.ok) res = await postJson(`${baseUrl}/rest/login`, { emailOrLdapLoginId: owner.email, password: owner.password });
+	if (!res.ok)
+		res = await postJson(`${baseUrl}/rest/login`, {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 	if (!res.ok) throw new Error(`n8n owner setup/login failed: ${res.status} ${await res.text()}`);
-	const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	const cookie = res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	if (!cookie) throw new Error('n8n returned no session cookie');
 	return cookie;
 }
@@ -568,7 +666,15 @@ export async function restExecutions(baseUrl, cookie, workflowId) {
 
 /** A public-API key for the owner (header X-N8N-API-KEY on /api/v1/...). */
 export async function createApiKey(baseUrl, cookie, { label = `e2e-${Date.now()}` } = {}) {
-	const res = await postJson(`${baseUrl}/rest/api-keys`, { label, scopes: ['execution:list', 'execution:read', 'workflow:list', 'workflow:read'], expiresAt: null }, { cookie });
+	const res = await postJson(
+		`${baseUrl}/rest/api-keys`,
+		{
+			label,
+			scopes: ['execution:list', 'execution:read', 'workflow:list', 'workflow:read'],
+			expiresAt: null,
+		},
+		{ cookie },
+	);
 	if (!res.ok) throw new Error(`POST /rest/api-keys: ${res.status} ${await res.text()}`);
 	return (await res.json()).data.rawApiKey;
 }
@@ -587,7 +693,9 @@ if (isMain) {
 	// e.g. `node scripts/e2e/n8n.mjs .tmp/n8n start` runs n8n with our package installed
 	const [userFolder, ...args] = process.argv.slice(2);
 	if (!userFolder) {
-		console.error('usage: node scripts/e2e/n8n.mjs <userFolder> [n8n command and flags]   (default: start)');
+		console.error(
+			'usage: node scripts/e2e/n8n.mjs <userFolder> [n8n command and flags]   (default: start)',
+		);
 		process.exit(2);
 	}
 	try {

@@ -15,7 +15,12 @@ export async function startSandboxInProcess({ port = 0, seedDemo = true } = {}) 
 	const sandbox = await startSandbox({ port, host: '127.0.0.1', seedDemo });
 	const client = sandboxClient(sandbox.url);
 	const keys = await client.control('GET', '/_sandbox/keys');
-	return { url: sandbox.url, keys, client: sandboxClient(sandbox.url, keys.full), close: () => sandbox.close() };
+	return {
+		url: sandbox.url,
+		keys,
+		client: sandboxClient(sandbox.url, keys.full),
+		close: () => sandbox.close(),
+	};
 }
 
 /** `api()` for /v1 (Bearer key), `control()` for /_sandbox; both throw on a non-2xx answer. */
@@ -32,7 +37,8 @@ export function sandboxClient(baseUrl, apiKey) {
 	}
 	return {
 		baseUrl,
-		api: (method, urlPath, body) => call(method, urlPath, body, { authorization: `Bearer ${apiKey}` }),
+		api: (method, urlPath, body) =>
+			call(method, urlPath, body, { authorization: `Bearer ${apiKey}` }),
 		control: (method, urlPath, body) => call(method, urlPath, body),
 	};
 }

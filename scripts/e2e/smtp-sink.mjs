@@ -34,12 +34,14 @@ export function parseMessage(raw) {
 	const headers = {};
 	for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
 		const colon = line.indexOf(':');
-		if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+		if (colon > 0)
+			headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
 	}
 	const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
 	let text = body;
 	if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
-	else if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+	else if (encoding === 'base64')
+		text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
 	return {
 		headers,
 		from: decodeHeader(headers.from ?? ''),
@@ -68,7 +70,10 @@ export async function startSmtpSink({ port = 0, onMessage } = {}) {
 			stream.on('end', () => {
 				const message = {
 					...parseMessage(Buffer.concat(chunks).toString('utf8')),
-					envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
+					envelope: {
+						from: session.envelope.mailFrom?.address,
+						to: session.envelope.rcptTo.map((r) => r.address),
+					},
 					receivedAt: new Date(),
 				};
 				messages.push(message);
@@ -90,7 +95,11 @@ export async function startSmtpSink({ port = 0, onMessage } = {}) {
 		return new Promise((resolve, reject) => {
 			const timer = setTimeout(() => {
 				waiters.delete(check);
-				reject(new Error(`no ${label} arrived at the SMTP sink within ${timeoutMs / 1000} s (${messages.length} message(s) received)`));
+				reject(
+					new Error(
+						`no ${label} arrived at the SMTP sink within ${timeoutMs / 1000} s (${messages.length} message(s) received)`,
+					),
+				);
 			}, timeoutMs);
 			function check(message) {
 				if (!predicate(message)) return;

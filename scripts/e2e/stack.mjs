@@ -28,9 +28,11 @@ export function buildPackage() {
 		child.stderr.on('data', (d) => (output += d));
 		child.on('error', reject);
 		child.on('exit', (code) => {
-			if (code !== 0) return reject(new Error(`node scripts/build.mjs exited with ${code}\n${output.trim()}`));
+			if (code !== 0)
+				return reject(new Error(`node scripts/build.mjs exited with ${code}\n${output.trim()}`));
 			const missing = BUILT_NODES.filter((rel) => !fs.existsSync(path.join(PROJECT_ROOT, rel)));
-			if (missing.length) return reject(new Error(`the build did not produce ${missing.join(', ')}`));
+			if (missing.length)
+				return reject(new Error(`the build did not produce ${missing.join(', ')}`));
 			resolve();
 		});
 	});
@@ -50,7 +52,15 @@ export function createStack({ userFolder }) {
 		 * when the caller has just built the package. `moreImports()`: `{ credentials, workflows }` to
 		 * import with the examples' (one CLI command each: every n8n command costs seconds).
 		 */
-		async setUp({ step, sandboxPort = 0, smtpPort = 0, onMessage, afterBuild, build = true, moreImports }) {
+		async setUp({
+			step,
+			sandboxPort = 0,
+			smtpPort = 0,
+			onMessage,
+			afterBuild,
+			build = true,
+			moreImports,
+		}) {
 			await step(`install n8n ${N8N_VERSION} if needed`, async () => {
 				const { skipped, seconds } = await installN8n();
 				return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
@@ -71,20 +81,32 @@ export function createStack({ userFolder }) {
 
 			await step('prepare a fresh n8n user folder with the built package', async () => {
 				const installed = prepareUserFolder(userFolder, { clean: true });
-				return { detail: `${path.relative(PROJECT_ROOT, installed.installDir)} (${installed.files.length} entries)` };
+				return {
+					detail: `${path.relative(PROJECT_ROOT, installed.installDir)} (${installed.files.length} entries)`,
+				};
 			});
 			const opts = { userFolder, env: stack.n8nEnv };
 			const more = (await moreImports?.()) ?? {};
-			await step('import the credentials (Content Marketing -> sandbox, SMTP -> sink)', async () => {
-				const credentials = [
-					...credentialsFor({ sandboxUrl: stack.sandbox.url, apiKey: stack.sandbox.keys.full, smtpPort: stack.smtp.port }),
-					...(more.credentials ?? []),
-				];
-				await importJson('import:credentials', credentials, opts);
-				return { detail: credentials.map((c) => c.id).join(', ') };
-			});
+			await step(
+				'import the credentials (Content Marketing -> sandbox, SMTP -> sink)',
+				async () => {
+					const credentials = [
+						...credentialsFor({
+							sandboxUrl: stack.sandbox.url,
+							apiKey: stack.sandbox.keys.full,
+							smtpPort: stack.smtp.port,
+						}),
+						...(more.credentials ?? []),
+					];
+					await importJson('import:credentials', credentials, opts);
+					return { detail: credentials.map((c) => c.id).join(', ') };
+				},
+			);
 			await step('import the example workflows', async () => {
-				const workflows = [...workflowsFor({ sandboxUrl: stack.sandbox.url }), ...(more.workflows ?? [])];
+				const workflows = [
+					...workflowsFor({ sandboxUrl: stack.sandbox.url }),
+					...(more.workflows ?? []),
+				];
 				await importJson('import:workflow', workflows, opts);
 				return { detail: workflows.map((w) => w.id).join(', ') };
 			});

@@ -32,7 +32,8 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 async function created(api: SchemaApi, path: string, body: unknown): Promise<string> {
 	const answer = await api.api('POST', path, body);
-	if (answer.status >= 300) throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+	if (answer.status >= 300)
+		throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
 	return String(answer.body.id);
 }
 
@@ -51,16 +52,37 @@ export async function prepare(api: SchemaApi, receiverUrl: string): Promise<Prep
 		custom_fields: { plan: 'pro' },
 	});
 	await api.api('PATCH', `/v1/leads/${leadId}`, { assigned_to: userId, notes: 'Asked for a demo' });
-	const resource = (title: string) => ({ title, type: 'article', description: 'About schemas', tags: ['docs'], cta_id: ctaId });
+	const resource = (title: string) => ({
+		title,
+		type: 'article',
+		description: 'About schemas',
+		tags: ['docs'],
+		cta_id: ctaId,
+	});
 	const draftId = await created(api, '/v1/resources', resource('Draft'));
 	const toPublishId = await created(api, '/v1/resources', resource('To publish'));
 	const toArchiveId = await created(api, '/v1/resources', resource('To archive'));
 	await api.api('POST', `/v1/resources/${toArchiveId}/publish`);
 	const toDeleteId = await created(api, '/v1/resources', resource('To delete'));
-	const hook = (path: string) => ({ url: `${receiverUrl}/${path}`, events: ['lead.created'], description: 'schemas' });
+	const hook = (path: string) => ({
+		url: `${receiverUrl}/${path}`,
+		events: ['lead.created'],
+		description: 'schemas',
+	});
 	const webhookId = await created(api, '/v1/webhooks', hook('a'));
 	const webhookToDeleteId = await created(api, '/v1/webhooks', hook('b'));
-	return { leadId, userId, ctaId, draftId, toPublishId, toArchiveId, toDeleteId, webhookId, webhookToDeleteId, receiverUrl };
+	return {
+		leadId,
+		userId,
+		ctaId,
+		draftId,
+		toPublishId,
+		toArchiveId,
+		toDeleteId,
+		webhookId,
+		webhookToDeleteId,
+		receiverUrl,
+	};
 }
 
 const LEAD = { resource: 'lead' };
@@ -76,17 +98,35 @@ export const SCHEMA_CASES: SchemaCase[] = [
 			...LEAD,
 			operation: 'create',
 			email: 'schema.create@example.com',
-			additionalFields: { name: 'Grace', company: 'Example', job_title: 'CTO', source_channel: 'api' },
+			additionalFields: {
+				name: 'Grace',
+				company: 'Example',
+				job_title: 'CTO',
+				source_channel: 'api',
+			},
 		}),
 	},
-	{ ...LEAD, operation: 'get', parameters: (p) => ({ ...LEAD, operation: 'get', leadId: byId(p.leadId) }) },
+	{
+		...LEAD,
+		operation: 'get',
+		parameters: (p) => ({ ...LEAD, operation: 'get', leadId: byId(p.leadId) }),
+	},
 	{ ...LEAD, operation: 'getAll', parameters: () => ({ ...LEAD, operation: 'getAll', limit: 20 }) },
 	{
 		...LEAD,
 		operation: 'update',
-		parameters: (p) => ({ ...LEAD, operation: 'update', leadId: byId(p.leadId), updateFields: { status: 'contacted' } }),
+		parameters: (p) => ({
+			...LEAD,
+			operation: 'update',
+			leadId: byId(p.leadId),
+			updateFields: { status: 'contacted' },
+		}),
 	},
-	{ ...LEAD, operation: 'syncToCrm', parameters: (p) => ({ ...LEAD, operation: 'syncToCrm', leadId: byId(p.leadId) }) },
+	{
+		...LEAD,
+		operation: 'syncToCrm',
+		parameters: (p) => ({ ...LEAD, operation: 'syncToCrm', leadId: byId(p.leadId) }),
+	},
 	{
 		...LEAD,
 		operation: 'syncManyToCrm',
@@ -104,26 +144,75 @@ export const SCHEMA_CASES: SchemaCase[] = [
 			additionalFields: { description: 'How to map fields', tags: 'docs', ctaId: p.ctaId },
 		}),
 	},
-	{ ...RESOURCE, operation: 'get', parameters: (p) => ({ ...RESOURCE, operation: 'get', resourceId: byId(p.draftId) }) },
-	{ ...RESOURCE, operation: 'getAll', parameters: () => ({ ...RESOURCE, operation: 'getAll', limit: 20 }) },
+	{
+		...RESOURCE,
+		operation: 'get',
+		parameters: (p) => ({ ...RESOURCE, operation: 'get', resourceId: byId(p.draftId) }),
+	},
+	{
+		...RESOURCE,
+		operation: 'getAll',
+		parameters: () => ({ ...RESOURCE, operation: 'getAll', limit: 20 }),
+	},
 	{
 		...RESOURCE,
 		operation: 'update',
-		parameters: (p) => ({ ...RESOURCE, operation: 'update', resourceId: byId(p.draftId), updateFields: { title: 'Draft 2' } }),
+		parameters: (p) => ({
+			...RESOURCE,
+			operation: 'update',
+			resourceId: byId(p.draftId),
+			updateFields: { title: 'Draft 2' },
+		}),
 	},
-	{ ...RESOURCE, operation: 'publish', parameters: (p) => ({ ...RESOURCE, operation: 'publish', resourceId: byId(p.toPublishId) }) },
-	{ ...RESOURCE, operation: 'archive', parameters: (p) => ({ ...RESOURCE, operation: 'archive', resourceId: byId(p.toArchiveId) }) },
-	{ ...RESOURCE, operation: 'delete', parameters: (p) => ({ ...RESOURCE, operation: 'delete', resourceId: byId(p.toDeleteId) }) },
-	{ resource: 'analytics', operation: 'getOverview', parameters: () => ({ ...ANALYTICS, operation: 'getOverview' }) },
-	{ resource: 'analytics', operation: 'getResourceRanking', parameters: () => ({ ...ANALYTICS, operation: 'getResourceRanking', limit: 10 }) },
+	{
+		...RESOURCE,
+		operation: 'publish',
+		parameters: (p) => ({ ...RESOURCE, operation: 'publish', resourceId: byId(p.toPublishId) }),
+	},
+	{
+		...RESOURCE,
+		operation: 'archive',
+		parameters: (p) => ({ ...RESOURCE, operation: 'archive', resourceId: byId(p.toArchiveId) }),
+	},
+	{
+		...RESOURCE,
+		operation: 'delete',
+		parameters: (p) => ({ ...RESOURCE, operation: 'delete', resourceId: byId(p.toDeleteId) }),
+	},
+	{
+		resource: 'analytics',
+		operation: 'getOverview',
+		parameters: () => ({ ...ANALYTICS, operation: 'getOverview' }),
+	},
+	{
+		resource: 'analytics',
+		operation: 'getResourceRanking',
+		parameters: () => ({ ...ANALYTICS, operation: 'getResourceRanking', limit: 10 }),
+	},
 	{
 		resource: 'analytics',
 		operation: 'getResourceAnalytics',
-		parameters: (p) => ({ ...ANALYTICS, operation: 'getResourceAnalytics', resourceId: byId(p.toArchiveId) }),
+		parameters: (p) => ({
+			...ANALYTICS,
+			operation: 'getResourceAnalytics',
+			resourceId: byId(p.toArchiveId),
+		}),
 	},
-	{ resource: 'analytics', operation: 'getChannels', parameters: () => ({ ...ANALYTICS, operation: 'getChannels' }) },
-	{ resource: 'analytics', operation: 'getLeadTrend', parameters: () => ({ ...ANALYTICS, operation: 'getLeadTrend' }) },
-	{ resource: 'analytics', operation: 'getFunnel', parameters: () => ({ ...ANALYTICS, operation: 'getFunnel' }) },
+	{
+		resource: 'analytics',
+		operation: 'getChannels',
+		parameters: () => ({ ...ANALYTICS, operation: 'getChannels' }),
+	},
+	{
+		resource: 'analytics',
+		operation: 'getLeadTrend',
+		parameters: () => ({ ...ANALYTICS, operation: 'getLeadTrend' }),
+	},
+	{
+		resource: 'analytics',
+		operation: 'getFunnel',
+		parameters: () => ({ ...ANALYTICS, operation: 'getFunnel' }),
+	},
 	{
 		...WEBHOOK,
 		operation: 'create',
@@ -135,14 +224,31 @@ export const SCHEMA_CASES: SchemaCase[] = [
 			additionalFields: { description: 'n8n: new leads' },
 		}),
 	},
-	{ ...WEBHOOK, operation: 'get', parameters: (p) => ({ ...WEBHOOK, operation: 'get', webhookId: byId(p.webhookId) }) },
-	{ ...WEBHOOK, operation: 'getAll', parameters: () => ({ ...WEBHOOK, operation: 'getAll', limit: 20 }) },
+	{
+		...WEBHOOK,
+		operation: 'get',
+		parameters: (p) => ({ ...WEBHOOK, operation: 'get', webhookId: byId(p.webhookId) }),
+	},
+	{
+		...WEBHOOK,
+		operation: 'getAll',
+		parameters: () => ({ ...WEBHOOK, operation: 'getAll', limit: 20 }),
+	},
 	{
 		...WEBHOOK,
 		operation: 'update',
-		parameters: (p) => ({ ...WEBHOOK, operation: 'update', webhookId: byId(p.webhookId), updateFields: { description: 'renamed' } }),
+		parameters: (p) => ({
+			...WEBHOOK,
+			operation: 'update',
+			webhookId: byId(p.webhookId),
+			updateFields: { description: 'renamed' },
+		}),
 	},
-	{ ...WEBHOOK, operation: 'sendTest', parameters: (p) => ({ ...WEBHOOK, operation: 'sendTest', webhookId: byId(p.webhookId) }) },
+	{
+		...WEBHOOK,
+		operation: 'sendTest',
+		parameters: (p) => ({ ...WEBHOOK, operation: 'sendTest', webhookId: byId(p.webhookId) }),
+	},
 	{
 		...WEBHOOK,
 		operation: 'delete',

@@ -19,11 +19,22 @@ export function inferSchema(values: unknown[]): JsonSchema {
 	const types = [...new Set(values.map(typeOf))].filter((type) => type !== 'null');
 	if (types.length === 0) return { type: 'null' };
 	// 2 and 2.5 in the same field: a number.
-	const type = types.every((t) => t === 'integer' || t === 'number') ? (types.includes('number') ? 'number' : 'integer') : types[0];
+	const type = types.every((t) => t === 'integer' || t === 'number')
+		? types.includes('number')
+			? 'number'
+			: 'integer'
+		: types[0];
 	if (type === 'object') {
-		const objects = values.filter((value) => typeOf(value) === 'object') as Array<Record<string, unknown>>;
+		const objects = values.filter((value) => typeOf(value) === 'object') as Array<
+			Record<string, unknown>
+		>;
 		const keys = [...new Set(objects.flatMap((object) => Object.keys(object)))];
-		return { type, properties: Object.fromEntries(keys.map((key) => [key, inferSchema(objects.map((object) => object[key]))])) };
+		return {
+			type,
+			properties: Object.fromEntries(
+				keys.map((key) => [key, inferSchema(objects.map((object) => object[key]))]),
+			),
+		};
 	}
 	if (type === 'array') {
 		const elements = (values.filter(Array.isArray) as unknown[][]).flat();
@@ -41,12 +52,14 @@ export function misfit(schema: JsonSchema, value: unknown, at = '$'): string {
 	const type = typeOf(value);
 	if (type === 'null') return '';
 	if (schema.type === 'null') return '';
-	if (type !== schema.type && !(type === 'integer' && schema.type === 'number')) return `${at}: ${type}, schema says ${schema.type}`;
+	if (type !== schema.type && !(type === 'integer' && schema.type === 'number'))
+		return `${at}: ${type}, schema says ${schema.type}`;
 	if (type === 'object' && schema.properties) {
 		const object = value as Record<string, unknown>;
 		const extra = Object.keys(object).filter((key) => !(key in schema.properties!));
 		const missing = Object.keys(schema.properties).filter((key) => !(key in object));
-		if (at === '$' && (extra.length || missing.length)) return `${at}: fields not in the schema [${extra}], schema fields missing [${missing}]`;
+		if (at === '$' && (extra.length || missing.length))
+			return `${at}: fields not in the schema [${extra}], schema fields missing [${missing}]`;
 		for (const [key, sub] of Object.entries(schema.properties)) {
 			if (!(key in object)) continue;
 			const problem = misfit(sub, object[key], `${at}.${key}`);

@@ -12,7 +12,11 @@ describe('aggregates', () => {
 		const series = new QuarterSeries(3);
 		const raw: Array<[number, number, number]> = [];
 		for (let i = 0; i < 3000; i++) {
-			const cell: [number, number, number] = [BASE + random.int(0, SPAN), random.int(0, 2), random.int(1, 9)];
+			const cell: [number, number, number] = [
+				BASE + random.int(0, SPAN),
+				random.int(0, 2),
+				random.int(1, 9),
+			];
 			raw.push(cell);
 			series.add(...cell);
 		}
@@ -22,7 +26,8 @@ describe('aggregates', () => {
 			const sums = new Float64Array(3);
 			series.sumInto(from, to, sums);
 			const expected = [0, 0, 0];
-			for (const [quarter, metric, delta] of raw) if (quarter >= from && quarter < to) expected[metric] += delta;
+			for (const [quarter, metric, delta] of raw)
+				if (quarter >= from && quarter < to) expected[metric] += delta;
 			expect([from, to, ...sums]).toEqual([from, to, ...expected]);
 		}
 	});
@@ -42,7 +47,9 @@ describe('aggregates', () => {
 			const to = from + random.int(0, SPAN / 2);
 			counter.begin(1501);
 			const counted = entries.mark(from, to, counter);
-			const expected = new Set(raw.filter(([quarter]) => quarter >= from && quarter < to).map(([, visitor]) => visitor));
+			const expected = new Set(
+				raw.filter(([quarter]) => quarter >= from && quarter < to).map(([, visitor]) => visitor),
+			);
 			expect([from, to, counted]).toEqual([from, to, expected.size]);
 		}
 	});

@@ -22,8 +22,17 @@ describe('analytics computed from tracked events', () => {
 
 	const view = (resource: string, visitor: string, utm?: Record<string, string>) =>
 		sandbox.track(resource, { visitor_id: visitor, type: 'page_view', ...(utm ? { utm } : {}) });
-	const send = async (resource: string, visitor: string, type: string, extra: Record<string, unknown> = {}) => {
-		const answer = await sandbox.track<{ lead_id?: string }>(resource, { visitor_id: visitor, type, ...extra });
+	const send = async (
+		resource: string,
+		visitor: string,
+		type: string,
+		extra: Record<string, unknown> = {},
+	) => {
+		const answer = await sandbox.track<{ lead_id?: string }>(resource, {
+			visitor_id: visitor,
+			type,
+			...extra,
+		});
 		expect(answer.status).toBe(202);
 		return answer.body;
 	};
@@ -50,7 +59,9 @@ describe('analytics computed from tracked events', () => {
 		await send(main, 'v2', 'dwell', { seconds: 10 });
 		await send(main, 'v2', 'cta_view');
 		await send(main, 'v2', 'cta_click');
-		leadA = (await send(main, 'v2', 'form_submit', { form: { email: 'v2@example.com', name: 'Vee Two' } })).lead_id as string;
+		leadA = (
+			await send(main, 'v2', 'form_submit', { form: { email: 'v2@example.com', name: 'Vee Two' } })
+		).lead_id as string;
 		await view(main, 'v5', { source: 'newsletter', medium: 'email' });
 
 		// Day B, 10:00. Views: v1 (linkedin/social, depth 40, dwell 50, CTA, form), v3 twice (depth 55 + dwell 20, then nothing),
@@ -61,7 +72,8 @@ describe('analytics computed from tracked events', () => {
 		await send(main, 'v1', 'dwell', { seconds: 50 });
 		await send(main, 'v1', 'cta_view');
 		await send(main, 'v1', 'cta_click');
-		leadB = (await send(main, 'v1', 'form_submit', { form: { email: 'v1@example.com' } })).lead_id as string;
+		leadB = (await send(main, 'v1', 'form_submit', { form: { email: 'v1@example.com' } }))
+			.lead_id as string;
 		await view(main, 'v3');
 		await send(main, 'v3', 'scroll', { depth: 55 });
 		await send(main, 'v3', 'dwell', { seconds: 20 });
@@ -93,7 +105,9 @@ describe('analytics computed from tracked events', () => {
 	it('overview of one day: totals, rates and the trend against the day before', async () => {
 		// B: views v1, v3, v3, v4 (4), visitors 3, lead 1; dwell (50+20+0+0)/4 = 17.5 → 18; depth (40+55+0+0)/4.
 		// A: 3 views and 1 lead.
-		expect(await sandbox.analytics('overview', { start_date: dayB, end_date: dayB, resource_id: main })).toEqual({
+		expect(
+			await sandbox.analytics('overview', { start_date: dayB, end_date: dayB, resource_id: main }),
+		).toEqual({
 			period: { start_date: dayB, end_date: dayB },
 			summary: {
 				total_page_views: 4,
@@ -105,17 +119,35 @@ describe('analytics computed from tracked events', () => {
 			},
 			trend: { page_views_vs_prev: '+33.33%', leads_vs_prev: '+0.00%' },
 		});
-		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayA, resource_id: main })).toMatchObject({
-			summary: { total_page_views: 3, unique_visitors: 3, total_leads: 1, avg_dwell_seconds: 13, avg_scroll_depth: '26.67%' },
+		expect(
+			await sandbox.analytics('overview', { start_date: dayA, end_date: dayA, resource_id: main }),
+		).toMatchObject({
+			summary: {
+				total_page_views: 3,
+				unique_visitors: 3,
+				total_leads: 1,
+				avg_dwell_seconds: 13,
+				avg_scroll_depth: '26.67%',
+			},
 			trend: { page_views_vs_prev: '+100.00%', leads_vs_prev: '+100.00%' },
 		});
 	});
 
 	it('overview of two days, and of an empty day after them', async () => {
-		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayB, resource_id: main })).toMatchObject({
-			summary: { total_page_views: 7, unique_visitors: 5, total_leads: 2, lead_conversion_rate: '40.00%', avg_dwell_seconds: 16 },
+		expect(
+			await sandbox.analytics('overview', { start_date: dayA, end_date: dayB, resource_id: main }),
+		).toMatchObject({
+			summary: {
+				total_page_views: 7,
+				unique_visitors: 5,
+				total_leads: 2,
+				lead_conversion_rate: '40.00%',
+				avg_dwell_seconds: 16,
+			},
 		});
-		expect(await sandbox.analytics('overview', { start_date: dayC, end_date: dayC, resource_id: main })).toEqual({
+		expect(
+			await sandbox.analytics('overview', { start_date: dayC, end_date: dayC, resource_id: main }),
+		).toEqual({
 			period: { start_date: dayC, end_date: dayC },
 			summary: {
 				total_page_views: 0,
@@ -136,14 +168,23 @@ describe('analytics computed from tracked events', () => {
 
 	it('an empty period answers zeros and "0.00%", never NaN', async () => {
 		const empty = { start_date: '2020-01-01', end_date: '2020-01-31' };
-		for (const path of ['overview', 'resources', `resources/${main}`, 'channels', 'leads', 'funnel']) {
+		for (const path of [
+			'overview',
+			'resources',
+			`resources/${main}`,
+			'channels',
+			'leads',
+			'funnel',
+		]) {
 			expect(JSON.stringify(await sandbox.analytics(path, empty))).not.toMatch(/NaN|Infinity/);
 		}
 		expect(await sandbox.analytics('overview', empty)).toMatchObject({
 			summary: { total_page_views: 0, lead_conversion_rate: '0.00%', avg_scroll_depth: '0.00%' },
 			trend: { page_views_vs_prev: '+0.00%', leads_vs_prev: '+0.00%' },
 		});
-		expect((await sandbox.analytics<{ funnel_steps: unknown[] }>('funnel', empty)).funnel_steps[0]).toEqual({
+		expect(
+			(await sandbox.analytics<{ funnel_steps: unknown[] }>('funnel', empty)).funnel_steps[0],
+		).toEqual({
 			step: 'page_view',
 			count: 0,
 			rate: '0.00%',
@@ -152,20 +193,29 @@ describe('analytics computed from tracked events', () => {
 
 	it('the account overview counts archived resources but not deleted ones', async () => {
 		// main 7 + edges 6 + archived 1 views; visitors 5 + 6 + 1; the deleted resource's view is gone.
-		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayC })).toMatchObject({
-			summary: { total_page_views: 14, unique_visitors: 12, total_leads: 2 },
-		});
+		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayC })).toMatchObject(
+			{
+				summary: { total_page_views: 14, unique_visitors: 12, total_leads: 2 },
+			},
+		);
 	});
 
 	it('single resource: totals, scroll distribution, channels and the daily trend', async () => {
 		// Depths of the 7 views: 80, 0, 0 (A); 40, 55, 0, 0 (B). Dwell 110 / 7 = 15.7 → 16.
-		expect(await sandbox.analytics(`resources/${main}`, { start_date: dayA, end_date: dayB })).toEqual({
+		expect(
+			await sandbox.analytics(`resources/${main}`, { start_date: dayA, end_date: dayB }),
+		).toEqual({
 			resource_id: main,
 			title: 'Main',
 			period: { start_date: dayA, end_date: dayB },
 			granularity: 'day',
 			totals: { page_views: 7, unique_visitors: 5, leads: 2, avg_dwell_seconds: 16 },
-			scroll_distribution: { '0_25': '57.14%', '25_50': '14.29%', '50_75': '14.29%', '75_100': '14.29%' },
+			scroll_distribution: {
+				'0_25': '57.14%',
+				'25_50': '14.29%',
+				'50_75': '14.29%',
+				'75_100': '14.29%',
+			},
 			top_channels: [
 				{ source: '(direct)', visits: 3, leads: 1 },
 				{ source: 'google', visits: 2, leads: 0 },
@@ -184,7 +234,9 @@ describe('analytics computed from tracked events', () => {
 			const ms = Date.parse(`${date}T00:00:00Z`);
 			return new Date(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
 		};
-		const weekly = await sandbox.analytics<{ daily_trend: Array<{ date: string; page_views: number }> }>(`resources/${main}`, {
+		const weekly = await sandbox.analytics<{
+			daily_trend: Array<{ date: string; page_views: number }>;
+		}>(`resources/${main}`, {
 			start_date: dayA,
 			end_date: dayB,
 			granularity: 'week',
@@ -197,21 +249,31 @@ describe('analytics computed from tracked events', () => {
 						{ date: monday(dayB), page_views: 4, leads: 1 },
 					];
 		expect(weekly.daily_trend).toEqual(expected);
-		const monthly = await sandbox.analytics<{ daily_trend: Array<{ date: string }> }>(`resources/${main}`, {
-			start_date: '2026-01-15',
-			end_date: '2026-03-02',
-			granularity: 'month',
-		});
-		expect(monthly.daily_trend.map((bucket) => bucket.date)).toEqual(['2026-01-01', '2026-02-01', '2026-03-01']);
+		const monthly = await sandbox.analytics<{ daily_trend: Array<{ date: string }> }>(
+			`resources/${main}`,
+			{
+				start_date: '2026-01-15',
+				end_date: '2026-03-02',
+				granularity: 'month',
+			},
+		);
+		expect(monthly.daily_trend.map((bucket) => bucket.date)).toEqual([
+			'2026-01-01',
+			'2026-02-01',
+			'2026-03-01',
+		]);
 	});
 
 	it('day boundaries follow the time zone, including :30 and :45 offsets', async () => {
 		const trend = async (timezone?: string) => {
-			const answer = await sandbox.analytics<{ daily_trend: Array<{ page_views: number }> }>(`resources/${edges}`, {
-				start_date: dayB,
-				end_date: dayC,
-				...(timezone ? { timezone } : {}),
-			});
+			const answer = await sandbox.analytics<{ daily_trend: Array<{ page_views: number }> }>(
+				`resources/${edges}`,
+				{
+					start_date: dayB,
+					end_date: dayC,
+					...(timezone ? { timezone } : {}),
+				},
+			);
 			return answer.daily_trend.map((bucket) => bucket.page_views);
 		};
 		expect(await trend()).toEqual([1, 5]);
@@ -230,8 +292,13 @@ describe('analytics computed from tracked events', () => {
 	});
 
 	it('resources ranking: archived kept, deleted left out, sorted and limited', async () => {
-		type Ranking = { data: Array<{ rank: number; resource_id: string; page_views: number; status: string }> };
-		const ranking = await sandbox.analytics<Ranking>('resources', { start_date: dayA, end_date: dayC });
+		type Ranking = {
+			data: Array<{ rank: number; resource_id: string; page_views: number; status: string }>;
+		};
+		const ranking = await sandbox.analytics<Ranking>('resources', {
+			start_date: dayA,
+			end_date: dayC,
+		});
 		const ids = ranking.data.map((row) => row.resource_id);
 		expect(ids.slice(0, 3)).toEqual([main, edges, archived]);
 		expect(ids.slice(3)).toEqual([untracked, draft].sort());
@@ -250,14 +317,26 @@ describe('analytics computed from tracked events', () => {
 			cta_clicks: 2,
 		});
 		expect(ranking.data[2]).toMatchObject({ rank: 3, status: 'archived', page_views: 1 });
-		const byLeads = await sandbox.analytics<Ranking>('resources', { start_date: dayA, end_date: dayC, sort: 'leads', limit: 1 });
+		const byLeads = await sandbox.analytics<Ranking>('resources', {
+			start_date: dayA,
+			end_date: dayC,
+			sort: 'leads',
+			limit: 1,
+		});
 		expect(byLeads.data.map((row) => row.resource_id)).toEqual([main]);
-		const ascending = await sandbox.analytics<Ranking>('resources', { start_date: dayA, end_date: dayC, order: 'asc', limit: 2 });
+		const ascending = await sandbox.analytics<Ranking>('resources', {
+			start_date: dayA,
+			end_date: dayC,
+			order: 'asc',
+			limit: 2,
+		});
 		expect(ascending.data.map((row) => row.page_views)).toEqual([0, 0]);
 	});
 
 	it('channels by UTM source', async () => {
-		expect(await sandbox.analytics('channels', { start_date: dayA, end_date: dayB, resource_id: main })).toEqual({
+		expect(
+			await sandbox.analytics('channels', { start_date: dayA, end_date: dayB, resource_id: main }),
+		).toEqual({
 			object: 'list',
 			period: { start_date: dayA, end_date: dayB },
 			data: [
@@ -272,7 +351,9 @@ describe('analytics computed from tracked events', () => {
 	it('the funnel narrows: each view counts up to the furthest step it reached', async () => {
 		// Furthest steps of the 7 views: scroll_50pct (v1 A), form (v2), page_view (v5), form (v1 B, depth 40),
 		// scroll_50pct (v3), page_view (v3 again), cta_view (v4).
-		expect(await sandbox.analytics('funnel', { start_date: dayA, end_date: dayB, resource_id: main })).toEqual({
+		expect(
+			await sandbox.analytics('funnel', { start_date: dayA, end_date: dayB, resource_id: main }),
+		).toEqual({
 			period: { start_date: dayA, end_date: dayB },
 			resource_id: main,
 			funnel_steps: [
@@ -286,7 +367,9 @@ describe('analytics computed from tracked events', () => {
 	});
 
 	it('lead trend: leads by creation day and those that reached converted', async () => {
-		expect((await sandbox.api.patch(`/v1/leads/${leadA}`, { status: 'converted' })).status).toBe(200);
+		expect((await sandbox.api.patch(`/v1/leads/${leadA}`, { status: 'converted' })).status).toBe(
+			200,
+		);
 		const query = { start_date: dayA, end_date: dayB, resource_id: main };
 		expect(await sandbox.analytics('leads', query)).toEqual({
 			period: { start_date: dayA, end_date: dayB },
@@ -309,23 +392,35 @@ describe('analytics computed from tracked events', () => {
 			source_channel: 'social',
 			utm: { source: 'linkedin', medium: 'social', campaign: null },
 			// v1 so far: 2 views (A and B), dwell 30 + 50, deepest scroll 80, one CTA click.
-			behavior_summary: { total_page_views: 2, avg_dwell_seconds: 40, max_scroll_depth: 80, cta_clicks: 1 },
+			behavior_summary: {
+				total_page_views: 2,
+				avg_dwell_seconds: 40,
+				max_scroll_depth: 80,
+				cta_clicks: 1,
+			},
 		});
-		const pushes = await sandbox.control.get<Array<{ lead_id: string; reason: string }>>('/_sandbox/crm/pushes');
-		expect(pushes.body).toEqual(expect.arrayContaining([expect.objectContaining({ lead_id: leadA, reason: 'created' })]));
+		const pushes =
+			await sandbox.control.get<Array<{ lead_id: string; reason: string }>>('/_sandbox/crm/pushes');
+		expect(pushes.body).toEqual(
+			expect.arrayContaining([expect.objectContaining({ lead_id: leadA, reason: 'created' })]),
+		);
 	});
 
 	it('archived and deleted resources record nothing new; their past data stays (archived) or goes (deleted)', async () => {
 		expect((await view(archived, 'v21')).status).toBe(404);
 		expect((await view(deleted, 'v31')).status).toBe(404);
-		expect(await sandbox.analytics(`resources/${archived}`, { start_date: dayA, end_date: dayC })).toMatchObject({
+		expect(
+			await sandbox.analytics(`resources/${archived}`, { start_date: dayA, end_date: dayC }),
+		).toMatchObject({
 			totals: { page_views: 1, unique_visitors: 1 },
 		});
 		expect((await sandbox.api.get(`/v1/analytics/resources/${deleted}`)).status).toBe(404);
 		expect((await view(untracked, 'v40')).status).toBe(409);
 		expect((await view(draft, 'v41')).status).toBe(404);
-		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayC })).toMatchObject({
-			summary: { total_page_views: 14 },
-		});
+		expect(await sandbox.analytics('overview', { start_date: dayA, end_date: dayC })).toMatchObject(
+			{
+				summary: { total_page_views: 14 },
+			},
+		);
 	});
 });

@@ -6,7 +6,12 @@ import { DAY, HOUR, MINUTE } from './local-time';
 
 interface Lead {
 	score: number;
-	behavior_summary: { total_page_views: number; avg_dwell_seconds: number; max_scroll_depth: number; cta_clicks: number };
+	behavior_summary: {
+		total_page_views: number;
+		avg_dwell_seconds: number;
+		max_scroll_depth: number;
+		cta_clicks: number;
+	};
 }
 
 describe('lead scoring', () => {
@@ -15,7 +20,11 @@ describe('lead scoring', () => {
 	let hour: number;
 
 	const send = async (visitor: string, type: string, extra: Record<string, unknown> = {}) => {
-		const answer = await sandbox.track<{ lead_id?: string }>(resource, { visitor_id: visitor, type, ...extra });
+		const answer = await sandbox.track<{ lead_id?: string }>(resource, {
+			visitor_id: visitor,
+			type,
+			...extra,
+		});
 		expect(answer.status).toBe(202);
 		return answer.body.lead_id;
 	};
@@ -40,7 +49,12 @@ describe('lead scoring', () => {
 		const created = await lead(id);
 		expect(created).toMatchObject({
 			score: 0,
-			behavior_summary: { total_page_views: 1, avg_dwell_seconds: 120, max_scroll_depth: 90, cta_clicks: 1 },
+			behavior_summary: {
+				total_page_views: 1,
+				avg_dwell_seconds: 120,
+				max_scroll_depth: 90,
+				cta_clicks: 1,
+			},
 		});
 
 		await sandbox.advanceTo(hour - 10 * MINUTE);
@@ -50,7 +64,12 @@ describe('lead scoring', () => {
 		await sandbox.advanceTo(hour + 10 * MINUTE);
 		expect(await lead(id)).toMatchObject({
 			score: 63,
-			behavior_summary: { total_page_views: 1, avg_dwell_seconds: 120, max_scroll_depth: 90, cta_clicks: 2 },
+			behavior_summary: {
+				total_page_views: 1,
+				avg_dwell_seconds: 120,
+				max_scroll_depth: 90,
+				cta_clicks: 2,
+			},
 		});
 
 		// New behaviour shows only at the next whole hour: a second view adds 3 points and brings the average
@@ -60,7 +79,10 @@ describe('lead scoring', () => {
 		await sandbox.advanceTo(hour + 50 * MINUTE);
 		expect((await lead(id)).score).toBe(63);
 		await sandbox.advanceTo(hour + 70 * MINUTE);
-		expect(await lead(id)).toMatchObject({ score: 6 + 9 + 18 + 20 + 10, behavior_summary: { total_page_views: 2, avg_dwell_seconds: 90 } });
+		expect(await lead(id)).toMatchObject({
+			score: 6 + 9 + 18 + 20 + 10,
+			behavior_summary: { total_page_views: 2, avg_dwell_seconds: 90 },
+		});
 
 		// Recency decays from the last activity (hour + 10 min), as of each recompute (a whole hour):
 		// within 3 days 7 points, within 7 days 4, over 7 days 2, over 30 days 0.
@@ -81,18 +103,30 @@ describe('lead scoring', () => {
 			await send('binge', 'dwell', { seconds: 900 });
 			await send('binge', 'cta_click');
 		}
-		const id = (await send('binge', 'form_submit', { form: { email: 'binge@example.com' } })) as string;
+		const id = (await send('binge', 'form_submit', {
+			form: { email: 'binge@example.com' },
+		})) as string;
 		const now = await sandbox.now();
 		await sandbox.advanceTo(Math.ceil(now / HOUR) * HOUR + MINUTE);
 		expect(await lead(id)).toMatchObject({
 			score: 100,
-			behavior_summary: { total_page_views: 12, avg_dwell_seconds: 900, max_scroll_depth: 100, cta_clicks: 12 },
+			behavior_summary: {
+				total_page_views: 12,
+				avg_dwell_seconds: 900,
+				max_scroll_depth: 100,
+				cta_clicks: 12,
+			},
 		});
 	});
 
 	it('cannot be written through the API', async () => {
-		const created = await sandbox.api.post<{ id: string; score: number }>('/v1/leads', { email: 'api@example.com' });
-		const patch = await sandbox.api.patch<{ error: { param: string } }>(`/v1/leads/${created.body.id}`, { score: 99 });
+		const created = await sandbox.api.post<{ id: string; score: number }>('/v1/leads', {
+			email: 'api@example.com',
+		});
+		const patch = await sandbox.api.patch<{ error: { param: string } }>(
+			`/v1/leads/${created.body.id}`,
+			{ score: 99 },
+		);
 		expect([patch.status, patch.body.error.param]).toEqual([400, 'score']);
 		const now = await sandbox.now();
 		await sandbox.advanceTo(Math.ceil(now / HOUR) * HOUR + MINUTE);

@@ -8,14 +8,33 @@ const zone = (name: string): TimeZone => {
 	if (!parsed) throw new Error(`unknown zone ${name}`);
 	return parsed;
 };
-const start = (name: string, date: string) => new Date(startOfDay(zone(name), parseDate(date) as number)).toISOString();
+const start = (name: string, date: string) =>
+	new Date(startOfDay(zone(name), parseDate(date) as number)).toISOString();
 
 describe('time zones', () => {
 	it('accepts IANA names and quarter-hour offsets from -12:00 to +14:00', () => {
-		for (const name of ['Asia/Shanghai', 'UTC', 'America/St_Johns', '+05:45', '-03:30', '+14:00', '-12:00', ' 08:00']) {
+		for (const name of [
+			'Asia/Shanghai',
+			'UTC',
+			'America/St_Johns',
+			'+05:45',
+			'-03:30',
+			'+14:00',
+			'-12:00',
+			' 08:00',
+		]) {
 			expect(parseTimeZone(name)).toBeDefined();
 		}
-		for (const name of ['Mars/Olympus', '+08:10', '+14:15', '-12:30', '8', 'constructor', '+8:00', '']) {
+		for (const name of [
+			'Mars/Olympus',
+			'+08:10',
+			'+14:15',
+			'-12:30',
+			'8',
+			'constructor',
+			'+8:00',
+			'',
+		]) {
 			expect(parseTimeZone(name)).toBeUndefined();
 		}
 		expect(zone(' 08:00').offsetAt(0)).toBe(480);
@@ -33,25 +52,25 @@ describe('time zones', () => {
 
 describe('percentages', () => {
 	it('render two decimals, rounded half away from zero', () => {
-		expect([percent(1, 3), percent(2, 3), percent(1, 8), percent(0, 0), percent(5, 5), percent(1, 200_000)]).toEqual([
-			'33.33%',
-			'66.67%',
-			'12.50%',
-			'0.00%',
-			'100.00%',
-			'0.00%',
-		]);
+		expect([
+			percent(1, 3),
+			percent(2, 3),
+			percent(1, 8),
+			percent(0, 0),
+			percent(5, 5),
+			percent(1, 200_000),
+		]).toEqual(['33.33%', '66.67%', '12.50%', '0.00%', '100.00%', '0.00%']);
 	});
 
 	it('render signed trends, +100.00% from nothing and +0.00% from nothing to nothing', () => {
-		expect([trend(3, 2), trend(1, 3), trend(2, 3), trend(0, 0), trend(5, 0), trend(4, 4), trend(0, 7)]).toEqual([
-			'+50.00%',
-			'-66.67%',
-			'-33.33%',
-			'+0.00%',
-			'+100.00%',
-			'+0.00%',
-			'-100.00%',
-		]);
+		expect([
+			trend(3, 2),
+			trend(1, 3),
+			trend(2, 3),
+			trend(0, 0),
+			trend(5, 0),
+			trend(4, 4),
+			trend(0, 7),
+		]).toEqual(['+50.00%', '-66.67%', '-33.33%', '+0.00%', '+100.00%', '+0.00%', '-100.00%']);
 	});
 });

@@ -12,7 +12,10 @@ describe('tracking endpoint and analytics input rules', () => {
 	beforeAll(async () => {
 		sandbox = await SandboxClient.start({ settings: NO_RATE_LIMIT });
 		resource = await trackedResource(sandbox, { title: 'Tracked' });
-		const other = await sandbox.other.post<{ id: string }>('/v1/resources', { title: 'Theirs', type: 'article' });
+		const other = await sandbox.other.post<{ id: string }>('/v1/resources', {
+			title: 'Theirs',
+			type: 'article',
+		});
 		otherAccountResource = other.body.id;
 	});
 
@@ -20,7 +23,11 @@ describe('tracking endpoint and analytics input rules', () => {
 
 	const rejected = async (event: Record<string, unknown>, param: string, target = resource) => {
 		const answer = await sandbox.track<ErrorBody>(target, event);
-		expect({ status: answer.status, code: answer.body.error.code, param: answer.body.error.param }).toEqual({
+		expect({
+			status: answer.status,
+			code: answer.body.error.code,
+			param: answer.body.error.param,
+		}).toEqual({
 			status: 400,
 			code: 'invalid_params',
 			param,
@@ -37,17 +44,26 @@ describe('tracking endpoint and analytics input rules', () => {
 		await rejected({ visitor_id: 'v1', type: 'scroll', depth: 101 }, 'depth');
 		await rejected({ visitor_id: 'v1', type: 'page_view', seconds: 3 }, 'seconds');
 		await rejected({ visitor_id: 'v1', type: 'cta_click', utm: { source: 'x' } }, 'utm');
-		await rejected({ visitor_id: 'v1', type: 'page_view', utm: { source: 'x', term: 'y' } }, 'utm.term');
+		await rejected(
+			{ visitor_id: 'v1', type: 'page_view', utm: { source: 'x', term: 'y' } },
+			'utm.term',
+		);
 		await rejected({ visitor_id: 'v1', type: 'page_view', channel: 'api' }, 'channel');
 		await rejected({ visitor_id: 'v1', type: 'form_submit' }, 'form');
-		await rejected({ visitor_id: 'v1', type: 'form_submit', form: { email: 'not-an-email' } }, 'form.email');
+		await rejected(
+			{ visitor_id: 'v1', type: 'form_submit', form: { email: 'not-an-email' } },
+			'form.email',
+		);
 		await rejected({ visitor_id: 'v1', type: 'page_view' }, 'id', 'res_!!');
 		const text = await sandbox.anonymous.post<ErrorBody>(`/c/${resource}/events`);
 		expect(text.status).toBe(400);
 	});
 
 	it('refuses events that need a page view first, and records nothing', async () => {
-		const answer = await sandbox.track<ErrorBody>(resource, { visitor_id: 'lonely', type: 'cta_click' });
+		const answer = await sandbox.track<ErrorBody>(resource, {
+			visitor_id: 'lonely',
+			type: 'cta_click',
+		});
 		expect([answer.status, answer.body.error.code]).toEqual([409, 'invalid_state']);
 		expect(await sandbox.analytics('funnel', { resource_id: resource })).toMatchObject({
 			funnel_steps: [{ count: 0 }, { count: 0 }, { count: 0 }, { count: 0 }, { count: 0 }],
@@ -55,28 +71,52 @@ describe('tracking endpoint and analytics input rules', () => {
 	});
 
 	it('answers 202 with what was recorded; unknown resources are 404', async () => {
-		const answer = await sandbox.track(resource, { visitor_id: 'v1', type: 'page_view', utm: { source: 'google', medium: 'cpc' } });
+		const answer = await sandbox.track(resource, {
+			visitor_id: 'v1',
+			type: 'page_view',
+			utm: { source: 'google', medium: 'cpc' },
+		});
 		expect(answer).toEqual({
 			status: 202,
-			body: { recorded: true, resource_id: resource, visitor_id: 'v1', type: 'page_view', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+			body: {
+				recorded: true,
+				resource_id: resource,
+				visitor_id: 'v1',
+				type: 'page_view',
+				at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+			},
 		});
-		expect((await sandbox.track(resource, { visitor_id: 'v1', type: 'scroll', depth: 0 })).status).toBe(202);
-		expect((await sandbox.track('res_doesnotexist0000', { visitor_id: 'v1', type: 'page_view' })).status).toBe(404);
-		expect((await sandbox.track(otherAccountResource, { visitor_id: 'v1', type: 'page_view' })).status).toBe(404);
+		expect(
+			(await sandbox.track(resource, { visitor_id: 'v1', type: 'scroll', depth: 0 })).status,
+		).toBe(202);
+		expect(
+			(await sandbox.track('res_doesnotexist0000', { visitor_id: 'v1', type: 'page_view' })).status,
+		).toBe(404);
+		expect(
+			(await sandbox.track(otherAccountResource, { visitor_id: 'v1', type: 'page_view' })).status,
+		).toBe(404);
 	});
 
 	it('derives the lead channel from UTM unless given', async () => {
 		const submit = async (visitor: string, pageView: Record<string, unknown>) => {
 			await sandbox.track(resource, { visitor_id: visitor, type: 'page_view', ...pageView });
-			const sent = await sandbox.track<{ lead_id: string }>(resource, { visitor_id: visitor, type: 'form_submit', form: { email: `${visitor}@example.com` } });
-			const lead = await sandbox.api.get<{ source_channel: string }>(`/v1/leads/${sent.body.lead_id}`);
+			const sent = await sandbox.track<{ lead_id: string }>(resource, {
+				visitor_id: visitor,
+				type: 'form_submit',
+				form: { email: `${visitor}@example.com` },
+			});
+			const lead = await sandbox.api.get<{ source_channel: string }>(
+				`/v1/leads/${sent.body.lead_id}`,
+			);
 			return lead.body.source_channel;
 		};
 		expect(await submit('c1', {})).toBe('direct');
 		expect(await submit('c2', { utm: { source: 'google', medium: 'CPC' } })).toBe('paid_search');
 		expect(await submit('c3', { utm: { source: 'blog' } })).toBe('referral');
 		expect(await submit('c4', { utm: { source: 'x', medium: 'banner' } })).toBe('other');
-		expect(await submit('c5', { utm: { source: 'google' }, channel: 'organic_search' })).toBe('organic_search');
+		expect(await submit('c5', { utm: { source: 'google' }, channel: 'organic_search' })).toBe(
+			'organic_search',
+		);
 	});
 
 	it('validates analytics queries strictly', async () => {
@@ -105,18 +145,30 @@ describe('tracking endpoint and analytics input rules', () => {
 		];
 		for (const [path, param] of cases) {
 			const answer = await sandbox.api.get<ErrorBody>(`/v1/analytics/${path}`);
-			expect({ path, status: answer.status, param: answer.body.error?.param }).toEqual({ path, status: 400, param });
+			expect({ path, status: answer.status, param: answer.body.error?.param }).toEqual({
+				path,
+				status: 400,
+				param,
+			});
 		}
 	});
 
 	it('any key of the account may read; another account is 403, an unknown resource 404', async () => {
 		expect((await sandbox.readOnly.get('/v1/analytics/overview')).status).toBe(200);
 		expect((await sandbox.anonymous.get('/v1/analytics/overview')).status).toBe(401);
-		for (const path of [`overview?resource_id=${otherAccountResource}`, `resources/${otherAccountResource}`, `funnel?resource_id=${otherAccountResource}`]) {
+		for (const path of [
+			`overview?resource_id=${otherAccountResource}`,
+			`resources/${otherAccountResource}`,
+			`funnel?resource_id=${otherAccountResource}`,
+		]) {
 			expect((await sandbox.api.get(`/v1/analytics/${path}`)).status).toBe(403);
 		}
-		expect((await sandbox.api.get('/v1/analytics/channels?resource_id=res_unknown000000000')).status).toBe(404);
-		expect((await sandbox.api.get('/v1/analytics/resources/res_unknown000000000')).status).toBe(404);
+		expect(
+			(await sandbox.api.get('/v1/analytics/channels?resource_id=res_unknown000000000')).status,
+		).toBe(404);
+		expect((await sandbox.api.get('/v1/analytics/resources/res_unknown000000000')).status).toBe(
+			404,
+		);
 		expect((await sandbox.api.post('/v1/analytics/overview')).status).toBe(405);
 	});
 });

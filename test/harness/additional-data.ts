@@ -54,7 +54,9 @@ export interface AdditionalDataOptions {
 	httpResponse?: HttpResponseSlot;
 }
 
-export function createAdditionalData(options: AdditionalDataOptions): IWorkflowExecuteAdditionalData {
+export function createAdditionalData(
+	options: AdditionalDataOptions,
+): IWorkflowExecuteAdditionalData {
 	const { credentialsHelper, urls, executionId, hooks, userId = 'harness-user' } = options;
 	return {
 		...urls,

@@ -29,7 +29,10 @@ export function binary(
 }
 
 /** Start node emitting `items`; inline binary data gets stored by the BinaryDataService, as a trigger's would. */
-export function startNode(items: INodeExecutionData[] = [{ json: {} }], name = 'Start'): WorkflowNode {
+export function startNode(
+	items: INodeExecutionData[] = [{ json: {} }],
+	name = 'Start',
+): WorkflowNode {
 	return { name, type: START_NODE_TYPE, parameters: { items: JSON.stringify(items) } };
 }
 
@@ -69,7 +72,10 @@ async function emitItems(this: IExecuteFunctions): Promise<INodeExecutionData[][
 	return [output];
 }
 
-async function storeBinary(this: IExecuteFunctions, binaryData: IBinaryKeyData): Promise<IBinaryKeyData> {
+async function storeBinary(
+	this: IExecuteFunctions,
+	binaryData: IBinaryKeyData,
+): Promise<IBinaryKeyData> {
 	const stored: IBinaryKeyData = {};
 	for (const [key, value] of Object.entries(binaryData)) {
 		stored[key] =
@@ -87,13 +93,19 @@ async function storeBinary(this: IExecuteFunctions, binaryData: IBinaryKeyData):
 function parseItems(raw: string): INodeExecutionData[] {
 	const parsed: unknown = jsonParse(raw);
 	if (!Array.isArray(parsed) || !parsed.every(isItem)) {
-		throw new UnexpectedError('The "items" parameter must be a JSON array of { json, binary? } items');
+		throw new UnexpectedError(
+			'The "items" parameter must be a JSON array of { json, binary? } items',
+		);
 	}
 	return parsed;
 }
 
 function isItem(value: unknown): value is INodeExecutionData {
-	return isObject(value) && isObject(value.json) && (value.binary === undefined || isObject(value.binary));
+	return (
+		isObject(value) &&
+		isObject(value.json) &&
+		(value.binary === undefined || isObject(value.binary))
+	);
 }
 
 function isObject(value: unknown): value is IDataObject {

@@ -14,13 +14,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import {
-	ICredentialsHelper,
-	NodeHelpers,
-	UserError,
-	Workflow,
-	isExpression,
-} from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, UserError, Workflow, isExpression } from 'n8n-workflow';
 
 import type { HarnessCredentialTypes } from './credential-types';
 import { HarnessNodeTypes } from './node-types';
@@ -104,7 +98,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 		if (requestOptions.headers === undefined) requestOptions.headers = {};
 		if (authenticate.type === 'generic') {
-			const target = requestOptions as unknown as Record<string, Record<string, unknown> | undefined>;
+			const target = requestOptions as unknown as Record<
+				string,
+				Record<string, unknown> | undefined
+			>;
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 				for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
 					const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
@@ -152,7 +149,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return Object.assign(credentials, output);
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		const stored = this.findStored(nodeCredentials, type);
 		const credentials = new Credentials({ id: stored.id, name: stored.name }, type);
 		credentials.setData(stored.data);

@@ -18,10 +18,16 @@ export const EXAMPLE_CREDENTIAL = { id: 'cmExampleCred0001', name: 'Content Mark
 export async function createExampleHarness(api: { url: string; apiKey: string }): Promise<Harness> {
 	const harness = await createHarness({ packageRoot: PROJECT_ROOT, credentials: {} });
 	harness.addNodeType('n8n-nodes-base.manualTrigger', harness.nodeTypes.getByName(START_NODE_TYPE));
-	harness.setCredentials('contentMarketingApi', { apiKey: api.apiKey, baseUrl: api.url }, EXAMPLE_CREDENTIAL);
+	harness.setCredentials(
+		'contentMarketingApi',
+		{ apiKey: api.apiKey, baseUrl: api.url },
+		EXAMPLE_CREDENTIAL,
+	);
 	return harness;
 }
 
 export function readExample(fileName: string): WorkflowJson {
-	return JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'examples', fileName), 'utf8')) as WorkflowJson;
+	return JSON.parse(
+		readFileSync(path.join(PROJECT_ROOT, 'examples', fileName), 'utf8'),
+	) as WorkflowJson;
 }

@@ -28,7 +28,8 @@ export function nodeCredentials(
 	if (explicit !== undefined) {
 		for (const [credentialType, id] of Object.entries(explicit)) {
 			const stored = context.credentials.get(credentialType, id);
-			if (stored === undefined) throw new UnexpectedError(`No "${credentialType}" credential with id "${id}"`);
+			if (stored === undefined)
+				throw new UnexpectedError(`No "${credentialType}" credential with id "${id}"`);
 			credentials[credentialType] = { id, name: stored.name };
 		}
 	} else {

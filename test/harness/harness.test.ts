@@ -41,7 +41,8 @@ afterEach(async () => {
 	await api.close();
 });
 
-const items = (...names: string[]): INodeExecutionData[] => names.map((name) => ({ json: { name } }));
+const items = (...names: string[]): INodeExecutionData[] =>
+	names.map((name) => ({ json: { name } }));
 
 describe('action nodes', () => {
 	test('generic authenticate adds the Bearer header and query parameter; items keep pairedItem', async () => {
@@ -86,7 +87,11 @@ describe('action nodes', () => {
 	});
 
 	test('a failing request fails the workflow with a NodeApiError', async () => {
-		const { items: output, error, result } = await harness.runNode({
+		const {
+			items: output,
+			error,
+			result,
+		} = await harness.runNode({
 			type: ECHO_NODE_TYPE,
 			parameters: { path: '/missing' },
 		});
@@ -117,34 +122,41 @@ describe('action nodes', () => {
 		}
 	});
 
-	test.each(['buffer', 'stream'])('binary input is read via %s from the BinaryDataService', async (mode) => {
-		const content = Buffer.from('%PDF-1.7 fake pdf bytes');
-		const { items: output, error, result } = await harness.runNode({
-			type: ECHO_NODE_TYPE,
-			parameters: { path: '/upload', binaryPropertyName: 'file', binaryReadMode: mode },
-			input: [
-				{
-					json: { name: 'doc' },
-					binary: { file: binary(content, { mimeType: 'application/pdf', fileName: 'doc.pdf' }) },
-				},
-			],
-		});
+	test.each(['buffer', 'stream'])(
+		'binary input is read via %s from the BinaryDataService',
+		async (mode) => {
+			const content = Buffer.from('%PDF-1.7 fake pdf bytes');
+			const {
+				items: output,
+				error,
+				result,
+			} = await harness.runNode({
+				type: ECHO_NODE_TYPE,
+				parameters: { path: '/upload', binaryPropertyName: 'file', binaryReadMode: mode },
+				input: [
+					{
+						json: { name: 'doc' },
+						binary: { file: binary(content, { mimeType: 'application/pdf', fileName: 'doc.pdf' }) },
+					},
+				],
+			});
 
-		expect(error).toBeUndefined();
-		const [upload] = api.requests;
-		expect(upload.method).toBe('POST');
-		expect(upload.body.equals(content)).toBe(true);
-		expect(upload.headers['content-type']).toBe('application/pdf');
-		expect(output[0].json).toMatchObject({
-			bytes: content.length,
-			stored: true,
-			metadata: { fileName: 'doc.pdf', mimeType: 'application/pdf', fileSize: content.length },
-		});
+			expect(error).toBeUndefined();
+			const [upload] = api.requests;
+			expect(upload.method).toBe('POST');
+			expect(upload.body.equals(content)).toBe(true);
+			expect(upload.headers['content-type']).toBe('application/pdf');
+			expect(output[0].json).toMatchObject({
+				bytes: content.length,
+				stored: true,
+				metadata: { fileName: 'doc.pdf', mimeType: 'application/pdf', fileSize: content.length },
+			});
 
-		const [startItem] = result.outputOf('Start');
-		expect(startItem.binary?.file.id).toMatch(/^filesystem-v2:/);
-		expect((await result.binaryOf(startItem, 'file')).equals(content)).toBe(true);
-	});
+			const [startItem] = result.outputOf('Start');
+			expect(startItem.binary?.file.id).toMatch(/^filesystem-v2:/);
+			expect((await result.binaryOf(startItem, 'file')).equals(content)).toBe(true);
+		},
+	);
 
 	test('a missing binary property is a node error', async () => {
 		const { error } = await harness.runNode({
@@ -174,8 +186,14 @@ describe('action nodes', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.executionOrder).toEqual(['Start', 'Fixed', 'Call API']);
-		expect(result.outputOf('Call API').map((item) => item.json.path)).toEqual(['/from-workflow', '/from-workflow']);
-		expect(result.outputOf('Call API').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(result.outputOf('Call API').map((item) => item.json.path)).toEqual([
+			'/from-workflow',
+			'/from-workflow',
+		]);
+		expect(result.outputOf('Call API').map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+		]);
 		expect(result.node('Call API').parameters.binaryReadMode).toBe('buffer');
 	});
 
@@ -189,12 +207,18 @@ describe('action nodes', () => {
 		const result = await harness.run({
 			nodes: [
 				startNode(),
-				{ name: 'Call API', type: ECHO_NODE_TYPE, credentials: { [TEST_API_CREDENTIAL]: { id: '99', name: 'gone' } } },
+				{
+					name: 'Call API',
+					type: ECHO_NODE_TYPE,
+					credentials: { [TEST_API_CREDENTIAL]: { id: '99', name: 'gone' } },
+				},
 			],
 			connections: chain('Start', 'Call API'),
 		});
 
-		expect(result.error?.message).toBe(`Credential with ID "99" does not exist for type "${TEST_API_CREDENTIAL}".`);
+		expect(result.error?.message).toBe(
+			`Credential with ID "99" does not exist for type "${TEST_API_CREDENTIAL}".`,
+		);
 		expect(api.requests).toHaveLength(0);
 	});
 });
@@ -211,14 +235,19 @@ describe('package loading', () => {
 				nodeTypes: ['n8n-nodes-harness-fixture.fixture'],
 				credentialTypes: ['fixtureApi'],
 			});
-			expect(packaged.credentialTypes.getSupportedNodes('fixtureApi')).toEqual(['n8n-nodes-harness-fixture.fixture']);
+			expect(packaged.credentialTypes.getSupportedNodes('fixtureApi')).toEqual([
+				'n8n-nodes-harness-fixture.fixture',
+			]);
 
 			const latest = await packaged.runNode({ type: packaged.typeName('fixture') });
 			const v1 = await packaged.runNode({ type: packaged.typeName('fixture'), typeVersion: 1 });
 
 			expect(latest.items[0].json.version).toBe(2);
 			expect(v1.items[0].json.version).toBe(1);
-			expect(api.requests.map((request) => request.headers['x-api-key'])).toEqual(['fixture-key', 'fixture-key']);
+			expect(api.requests.map((request) => request.headers['x-api-key'])).toEqual([
+				'fixture-key',
+				'fixture-key',
+			]);
 		} finally {
 			await packaged.close();
 		}
@@ -229,7 +258,11 @@ describe('package loading', () => {
 		try {
 			await writeFile(
 				path.join(root, 'package.json'),
-				JSON.stringify({ name: 'n8n-nodes-unbuilt', version: '1.0.0', n8n: { nodes: ['dist/nodes/X/X.node.js'] } }),
+				JSON.stringify({
+					name: 'n8n-nodes-unbuilt',
+					version: '1.0.0',
+					n8n: { nodes: ['dist/nodes/X/X.node.js'] },
+				}),
 			);
 			await expect(createHarness({ packageRoot: root })).rejects.toThrow(
 				'n8n-nodes-unbuilt is not built (missing dist/nodes/X/X.node.js); run `node scripts/build.mjs` first',
@@ -242,10 +275,15 @@ describe('package loading', () => {
 
 describe('trigger nodes', () => {
 	test('webhook lifecycle registers the real production URL and keeps static data between calls', async () => {
-		const trigger = harness.trigger({ type: SIGNED_TRIGGER_TYPE, parameters: { event: 'lead.created' } });
+		const trigger = harness.trigger({
+			type: SIGNED_TRIGGER_TYPE,
+			parameters: { event: 'lead.created' },
+		});
 		const productionUrl = trigger.webhookUrl('trigger');
 		expect(productionUrl).toBe(`http://localhost:5678/webhook/${trigger.node.webhookId}/events`);
-		expect(trigger.webhookUrl('manual')).toBe(`http://localhost:5678/webhook-test/${trigger.node.webhookId}/events`);
+		expect(trigger.webhookUrl('manual')).toBe(
+			`http://localhost:5678/webhook-test/${trigger.node.webhookId}/events`,
+		);
 
 		expect(await trigger.checkExists('trigger')).toBe(false);
 		expect(await trigger.create('trigger')).toBe(true);
@@ -274,7 +312,11 @@ describe('trigger nodes', () => {
 			body,
 			headers: { 'content-type': 'application/json', 'x-signature': sign(hook.secret, body) },
 		});
-		expect(delivery).toMatchObject({ mode: 'manual', status: 200, items: [{ json: { test: true } }] });
+		expect(delivery).toMatchObject({
+			mode: 'manual',
+			status: 200,
+			items: [{ json: { test: true } }],
+		});
 	});
 
 	test('deliver() sends a real request into webhook(); rawBody and static data are available', async () => {
@@ -294,12 +336,18 @@ describe('trigger nodes', () => {
 		expect(accepted.items).toEqual([{ json: { lead: { email: 'a@example.com' } } }]);
 		expect(accepted.rawBody?.toString()).toBe(body);
 
-		const rejected = await trigger.deliver({ body: { lead: {} }, headers: { 'x-signature': 'forged' } });
+		const rejected = await trigger.deliver({
+			body: { lead: {} },
+			headers: { 'x-signature': 'forged' },
+		});
 		expect(rejected.status).toBe(401);
 		expect(rejected.items).toEqual([]);
 		expect(rejected.response).toEqual({ noWebhookResponse: true });
 
-		const malformed = await trigger.deliver({ body: '{"lead":', headers: { 'content-type': 'application/json' } });
+		const malformed = await trigger.deliver({
+			body: '{"lead":',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(malformed.status).toBe(422);
 		expect(malformed.response).toBeUndefined();
 		expect(trigger.deliveries).toHaveLength(3);

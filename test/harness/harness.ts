@@ -170,11 +170,17 @@ export class Harness {
 	}
 
 	private async startServer(): Promise<WebhookServer> {
-		this.server ??= WebhookServer.start(async (req, res, route) => await this.dispatch(req, res, route));
+		this.server ??= WebhookServer.start(
+			async (req, res, route) => await this.dispatch(req, res, route),
+		);
 		return await this.server;
 	}
 
-	private async dispatch(req: WebhookRequest, res: WebhookResponse, route: WebhookRoute): Promise<boolean> {
+	private async dispatch(
+		req: WebhookRequest,
+		res: WebhookResponse,
+		route: WebhookRoute,
+	): Promise<boolean> {
 		for (const trigger of this.triggers) {
 			const webhookData = trigger.matches(route, req.method);
 			if (webhookData !== undefined) {
@@ -191,10 +197,16 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	await initBinaryDataService(options.binaryDataMode ?? 'filesystem');
 	const harness = new Harness(options);
 	if (options.packageRoot !== undefined) {
-		harness.loadedPackage = await loadPackage(options.packageRoot, harness.nodeTypes, harness.credentialTypes);
+		harness.loadedPackage = await loadPackage(
+			options.packageRoot,
+			harness.nodeTypes,
+			harness.credentialTypes,
+		);
 	}
-	for (const [typeName, type] of Object.entries(options.nodeTypes ?? {})) harness.addNodeType(typeName, type);
+	for (const [typeName, type] of Object.entries(options.nodeTypes ?? {}))
+		harness.addNodeType(typeName, type);
 	for (const type of options.credentialTypes ?? []) harness.addCredentialType(type);
-	for (const [type, data] of Object.entries(options.credentials ?? {})) harness.setCredentials(type, data);
+	for (const [type, data] of Object.entries(options.credentials ?? {}))
+		harness.setCredentials(type, data);
 	return harness;
 }

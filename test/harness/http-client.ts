@@ -19,7 +19,11 @@ export async function sendHttpRequest(
 			const chunks: Buffer[] = [];
 			res.on('data', (chunk: Buffer) => chunks.push(chunk));
 			res.on('end', () => {
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
+				resolve({
+					status: res.statusCode ?? 0,
+					headers: res.headers,
+					body: Buffer.concat(chunks).toString(),
+				});
 			});
 			res.on('error', reject);
 		});

@@ -23,7 +23,11 @@ export {
 	type WorkflowNode,
 } from './core-nodes';
 export type { WorkflowJson } from './workflow';
-export { DEFAULT_CREDENTIAL_ID, HarnessCredentialsHelper, type StoredCredential } from './credentials-helper';
+export {
+	DEFAULT_CREDENTIAL_ID,
+	HarnessCredentialsHelper,
+	type StoredCredential,
+} from './credentials-helper';
 export { HarnessCredentialTypes } from './credential-types';
 export { HarnessNodeTypes, type AnyNodeType } from './node-types';
 export { DEFAULT_ORIGIN, type HarnessUrls } from './additional-data';

@@ -41,7 +41,8 @@ export class HarnessNodeTypes implements INodeTypes {
 
 	getKnownTypes(): IDataObject {
 		const known: IDataObject = {};
-		for (const typeName of this.types.keys()) known[typeName] = { className: typeName, sourcePath: '' };
+		for (const typeName of this.types.keys())
+			known[typeName] = { className: typeName, sourcePath: '' };
 		return known;
 	}
 

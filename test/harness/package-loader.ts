@@ -43,7 +43,10 @@ export async function loadPackage(
 	}
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) {
 		const supportedNodes = loader.known.credentials[name]?.supportedNodes ?? [];
-		credentialTypes.add(type, supportedNodes.map((node) => `${packageName}.${node}`));
+		credentialTypes.add(
+			type,
+			supportedNodes.map((node) => `${packageName}.${node}`),
+		);
 		loaded.credentialTypes.push(name);
 	}
 	return loaded;

@@ -15,7 +15,12 @@ import { createAdditionalData } from './additional-data';
 import type { HarnessContext } from './harness-context';
 import { nodeCredentials } from './harness-context';
 import { runWorkflow } from './run-workflow';
-import { completeNodes, createWorkflow, DEFAULT_WORKFLOW_ID, persistableStaticData } from './workflow';
+import {
+	completeNodes,
+	createWorkflow,
+	DEFAULT_WORKFLOW_ID,
+	persistableStaticData,
+} from './workflow';
 
 export interface PollOptions {
 	type: string;
@@ -67,7 +72,12 @@ export class PollHarness {
 		options: PollOptions,
 	) {
 		this.name = options.name ?? 'Poll Trigger';
-		const credentials = nodeCredentials(context, options.type, options.typeVersion, options.credentials);
+		const credentials = nodeCredentials(
+			context,
+			options.type,
+			options.typeVersion,
+			options.credentials,
+		);
 		[this.json] = completeNodes(
 			[
 				{
@@ -102,7 +112,10 @@ export class PollHarness {
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
 		const workflow = this.workflow({ active: true });
 		const node = workflow.nodes[this.name];
-		const additionalData = createAdditionalData({ credentialsHelper: this.context.credentials, urls: this.context.urls() });
+		const additionalData = createAdditionalData({
+			credentialsHelper: this.context.credentials,
+			urls: this.context.urls(),
+		});
 		const context = new PollContext(workflow, node, additionalData, 'trigger', activation);
 		const response = await this.runPoll(workflow, context);
 		this.live = { workflow, context };
@@ -160,7 +173,10 @@ export class PollHarness {
 		return result.ran(this.name) ? result.outputOf(this.name) : [];
 	}
 
-	private async runPoll(workflow: Workflow, context: PollContext): Promise<INodeExecutionData[][] | null> {
+	private async runPoll(
+		workflow: Workflow,
+		context: PollContext,
+	): Promise<INodeExecutionData[][] | null> {
 		return await new TriggersAndPollers().runPoll(workflow, workflow.nodes[this.name], context);
 	}
 

@@ -59,7 +59,10 @@ export const NODE_UNDER_TEST = 'Node Under Test';
 const START = 'Start';
 
 /** Runs one node in a two-node workflow: a start node emitting `input`, then the node. */
-export async function runNode(context: HarnessContext, options: RunNodeOptions): Promise<NodeRunResult> {
+export async function runNode(
+	context: HarnessContext,
+	options: RunNodeOptions,
+): Promise<NodeRunResult> {
 	const name = options.name ?? NODE_UNDER_TEST;
 	if (name === START) throw new UnexpectedError(`"${START}" is the harness start node's name`);
 

@@ -50,7 +50,9 @@ export async function runWorkflow(
 		resultData: { pinData: json.pinData },
 	});
 
-	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+		workflow,
+	);
 	const { run, staticData } = await finished.promise;
 	return new RunResult(run, executionOrder, staticData, workflow);
 }
@@ -58,7 +60,8 @@ export async function runWorkflow(
 function pickStartNode(nodes: INode[], name: string | undefined): INode | undefined {
 	if (name !== undefined) {
 		const node = nodes.find((candidate) => candidate.name === name);
-		if (node === undefined) throw new UnexpectedError(`Start node "${name}" is not in the workflow`);
+		if (node === undefined)
+			throw new UnexpectedError(`Start node "${name}" is not in the workflow`);
 		return node;
 	}
 	const harnessStarts = nodes.filter((node) => node.type === START_NODE_TYPE && !node.disabled);

@@ -64,7 +64,10 @@ export class TestApiServer {
 		const statuses: number[] = [];
 		for (const hook of this.hooks.values()) {
 			const body = JSON.stringify(payload);
-			const headers = { 'content-type': 'application/json', 'x-signature': sign(hook.secret, body) };
+			const headers = {
+				'content-type': 'application/json',
+				'x-signature': sign(hook.secret, body),
+			};
 			statuses.push((await sendHttpRequest(hook.url, 'POST', headers, body)).status);
 		}
 		return statuses;
@@ -82,7 +85,8 @@ export class TestApiServer {
 			const { username } = JSON.parse(body.toString()) as { username: string };
 			return [200, { token: `session-of-${username}` }];
 		}
-		if (path === '/hooks' && method === 'GET') return [200, [...this.hooks.values()].map(({ id, url }) => ({ id, url }))];
+		if (path === '/hooks' && method === 'GET')
+			return [200, [...this.hooks.values()].map(({ id, url }) => ({ id, url }))];
 		if (path === '/hooks' && method === 'POST') {
 			const { url, event } = JSON.parse(body.toString()) as { url: string; event: string };
 			const hook: Hook = { id: randomUUID(), url, event, secret: randomUUID() };

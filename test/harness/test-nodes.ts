@@ -31,7 +31,13 @@ export class HarnessTestApi implements ICredentialType {
 	displayName = 'Harness Test API';
 
 	properties: ICredentialType['properties'] = [
-		{ displayName: 'API Key', name: 'apiKey', type: 'string', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: 'http://127.0.0.1' },
 		{ displayName: 'API Version', name: 'apiVersion', type: 'string', default: '2024-01' },
 	];
@@ -51,7 +57,13 @@ export class HarnessFunctionAuthApi implements ICredentialType {
 	displayName = 'Harness Function Auth API';
 
 	properties: ICredentialType['properties'] = [
-		{ displayName: 'Token', name: 'token', type: 'string', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: '' },
 	];
 
@@ -59,7 +71,10 @@ export class HarnessFunctionAuthApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, headers: { ...requestOptions.headers, 'X-Token': String(credentials.token) } };
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, 'X-Token': String(credentials.token) },
+		};
 	}
 }
 
@@ -70,12 +85,21 @@ export class HarnessSessionApi implements ICredentialType {
 	displayName = 'Harness Session API';
 
 	properties: ICredentialType['properties'] = [
-		{ displayName: 'Session Token', name: 'sessionToken', type: 'hidden', typeOptions: { expirable: true }, default: '' },
+		{
+			displayName: 'Session Token',
+			name: 'sessionToken',
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: '',
+		},
 		{ displayName: 'Username', name: 'username', type: 'string', default: '' },
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: '' },
 	];
 
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
 		const { token } = (await this.helpers.httpRequest({
 			method: 'POST',
 			url: `${String(credentials.baseUrl)}/login`,
@@ -103,9 +127,21 @@ export class EchoApi implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: TEST_API_CREDENTIAL, required: true, displayOptions: { show: { authentication: ['bearer'] } } },
-			{ name: FUNCTION_AUTH_CREDENTIAL, required: true, displayOptions: { show: { authentication: ['token'] } } },
-			{ name: SESSION_CREDENTIAL, required: true, displayOptions: { show: { authentication: ['session'] } } },
+			{
+				name: TEST_API_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { authentication: ['bearer'] } },
+			},
+			{
+				name: FUNCTION_AUTH_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { authentication: ['token'] } },
+			},
+			{
+				name: SESSION_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { authentication: ['session'] } },
+			},
 		],
 		properties: [
 			{
@@ -157,7 +193,9 @@ export class EchoApi implements INodeType {
 					const binaryData = this.helpers.assertBinaryData(i, binaryPropertyName);
 					const stream = this.getNodeParameter('binaryReadMode', i) === 'stream';
 					if (stream && binaryData.id === undefined) {
-						throw new NodeOperationError(this.getNode(), 'Binary data is not stored by id', { itemIndex: i });
+						throw new NodeOperationError(this.getNode(), 'Binary data is not stored by id', {
+							itemIndex: i,
+						});
 					}
 					const body: Buffer | Readable =
 						stream && binaryData.id !== undefined
@@ -179,7 +217,10 @@ export class EchoApi implements INodeType {
 					credentialType,
 					request,
 				);
-				const json = typeof response === 'string' ? (JSON.parse(response) as IDataObject) : (response as IDataObject);
+				const json =
+					typeof response === 'string'
+						? (JSON.parse(response) as IDataObject)
+						: (response as IDataObject);
 				returnData.push({ json: { ...json, ...upload }, pairedItem: { item: i } });
 			} catch (error) {
 				if (this.continueOnFail()) {
@@ -217,7 +258,10 @@ export class SignedTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const url = this.getNodeWebhookUrl('default');
-				const hooks = (await apiRequest(this, 'GET', '/hooks')) as Array<{ id: string; url: string }>;
+				const hooks = (await apiRequest(this, 'GET', '/hooks')) as Array<{
+					id: string;
+					url: string;
+				}>;
 				const existing = hooks.find((hook) => hook.url === url);
 				if (existing === undefined) return false;
 				this.getWorkflowStaticData('node').hookId = existing.id;

@@ -36,7 +36,12 @@ import {
 	responseCode,
 	runWebhook,
 } from './webhook-service';
-import { DEFAULT_WORKFLOW_ID, completeNodes, createWorkflow, persistableStaticData } from './workflow';
+import {
+	DEFAULT_WORKFLOW_ID,
+	completeNodes,
+	createWorkflow,
+	persistableStaticData,
+} from './workflow';
 
 export interface TriggerOptions {
 	type: string;
@@ -131,7 +136,12 @@ export class TriggerHarness {
 		options: TriggerOptions,
 	) {
 		this.name = options.name ?? 'Trigger';
-		const credentials = nodeCredentials(context, options.type, options.typeVersion, options.credentials);
+		const credentials = nodeCredentials(
+			context,
+			options.type,
+			options.typeVersion,
+			options.credentials,
+		);
 		[this.json] = completeNodes(
 			[
 				{
@@ -167,7 +177,11 @@ export class TriggerHarness {
 	/** The URL n8n registers for this webhook in this mode (`this.getNodeWebhookUrl(name)` in a HookContext). */
 	webhookUrl(mode: WebhookMode, webhookName: WebhookType = 'default'): string {
 		const workflow = this.workflow();
-		const context = this.hookContext(workflow, this.webhook(workflow, mode, webhookName), MODES[mode]);
+		const context = this.hookContext(
+			workflow,
+			this.webhook(workflow, mode, webhookName),
+			MODES[mode],
+		);
 		const url = context.getNodeWebhookUrl(webhookName);
 		if (url === undefined) throw new UnexpectedError(`Node has no "${webhookName}" webhook`);
 		return url;
@@ -206,7 +220,8 @@ export class TriggerHarness {
 		const mode = request.mode ?? 'trigger';
 		const webhookData = this.webhook(this.workflow(), mode, request.webhookName ?? 'default');
 		const url = new URL((await this.server()).urlFor({ mode, path: webhookData.path }));
-		for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.set(key, value);
+		for (const [key, value] of Object.entries(request.query ?? {}))
+			url.searchParams.set(key, value);
 
 		const id = randomUUID();
 		const outcome = createDeferredPromise<Delivery>();
@@ -214,9 +229,19 @@ export class TriggerHarness {
 		try {
 			const { body, headers } = encodeRequest(request);
 			const method = request.method ?? webhookData.httpMethod;
-			const response = await sendHttpRequest(url, method, { ...headers, [DELIVERY_ID_HEADER]: id }, body);
+			const response = await sendHttpRequest(
+				url,
+				method,
+				{ ...headers, [DELIVERY_ID_HEADER]: id },
+				body,
+			);
 			const delivery = await outcome.promise;
-			return { ...delivery, status: response.status, responseHeaders: response.headers, responseBody: response.body };
+			return {
+				...delivery,
+				status: response.status,
+				responseHeaders: response.headers,
+				responseBody: response.body,
+			};
 		} finally {
 			this.pending.delete(id);
 		}
@@ -273,7 +298,9 @@ export class TriggerHarness {
 			await parseRequestBody(req, node, workflow, executeMode);
 		} catch (error) {
 			delivery.error = error instanceof Error ? error : new Error(String(error));
-			res.status(422).json({ code: 422, message: 'Failed to parse request body', hint: delivery.error.message });
+			res
+				.status(422)
+				.json({ code: 422, message: 'Failed to parse request body', hint: delivery.error.message });
 			this.record(delivery, route);
 			return;
 		}
@@ -293,7 +320,12 @@ export class TriggerHarness {
 			delivery.response = await runWebhook(this.nodeType(workflow), context);
 			delivery.items = delivery.response.workflowData?.[0] ?? [];
 			this.persist(workflow);
-			respondOnReceived(res, delivery.response, responseCode(webhookData), webhookData.webhookDescription.responseData);
+			respondOnReceived(
+				res,
+				delivery.response,
+				responseCode(webhookData),
+				webhookData.webhookDescription.responseData,
+			);
 		} catch (error) {
 			delivery.error = error instanceof Error ? error : new Error(String(error));
 			respondWebhookError(res);
@@ -315,7 +347,9 @@ export class TriggerHarness {
 		const workflow = this.workflow();
 		const setupMethod = this.nodeType(workflow).webhookMethods?.[webhookName]?.[method];
 		if (setupMethod === undefined) {
-			throw new UnexpectedError(`Node type "${this.json.type}" has no webhookMethods.${webhookName}.${method}`);
+			throw new UnexpectedError(
+				`Node type "${this.json.type}" has no webhookMethods.${webhookName}.${method}`,
+			);
 		}
 		const settings = method === 'delete' ? { ...MODES[mode], ...DELETE_MODE } : MODES[mode];
 		const context = this.hookContext(workflow, this.webhook(workflow, mode, webhookName), settings);
@@ -324,7 +358,11 @@ export class TriggerHarness {
 		return result;
 	}
 
-	private hookContext(workflow: Workflow, webhookData: IWebhookData, settings: ModeSettings): HookContext {
+	private hookContext(
+		workflow: Workflow,
+		webhookData: IWebhookData,
+		settings: ModeSettings,
+	): HookContext {
 		return new HookContext(
 			workflow,
 			workflow.nodes[this.name],
@@ -349,27 +387,43 @@ export class TriggerHarness {
 
 	/** additionalData outside an execution, as n8n builds it for activation. */
 	private additionalData(): IWorkflowExecuteAdditionalData {
-		return createAdditionalData({ credentialsHelper: this.context.credentials, urls: this.context.urls() });
+		return createAdditionalData({
+			credentialsHelper: this.context.credentials,
+			urls: this.context.urls(),
+		});
 	}
 
 	private webhooks(workflow: Workflow, mode: WebhookMode): IWebhookData[] {
 		const node = workflow.nodes[this.name];
-		return getNodeWebhooks(workflow, node, this.nodeType(workflow), this.additionalData(), MODES[mode].isTest);
+		return getNodeWebhooks(
+			workflow,
+			node,
+			this.nodeType(workflow),
+			this.additionalData(),
+			MODES[mode].isTest,
+		);
 	}
 
 	private webhook(workflow: Workflow, mode: WebhookMode, webhookName: WebhookType): IWebhookData {
-		const webhookData = this.webhooks(workflow, mode).find((w) => w.webhookDescription.name === webhookName);
-		if (webhookData === undefined) throw new UnexpectedError(`Node "${this.name}" has no "${webhookName}" webhook`);
+		const webhookData = this.webhooks(workflow, mode).find(
+			(w) => w.webhookDescription.name === webhookName,
+		);
+		if (webhookData === undefined)
+			throw new UnexpectedError(`Node "${this.name}" has no "${webhookName}" webhook`);
 		return webhookData;
 	}
 
 	/** WorkflowStaticDataService.saveStaticData: stores only what a node changed. */
 	private persist(workflow: Workflow): void {
-		if (workflow.staticData.__dataChanged === true) this.store.data = persistableStaticData(workflow);
+		if (workflow.staticData.__dataChanged === true)
+			this.store.data = persistableStaticData(workflow);
 	}
 }
 
-function encodeRequest(request: DeliveryRequest): { body?: Buffer; headers: Record<string, string> } {
+function encodeRequest(request: DeliveryRequest): {
+	body?: Buffer;
+	headers: Record<string, string>;
+} {
 	const headers = { ...request.headers };
 	const { body } = request;
 	if (body === undefined) return { headers };

@@ -65,7 +65,8 @@ export function toWebhookResponse(res: ServerResponse): WebhookResponse {
 			return response;
 		},
 		json(body: unknown) {
-			if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
+			if (!res.hasHeader('content-type'))
+				res.setHeader('content-type', 'application/json; charset=utf-8');
 			res.end(JSON.stringify(body));
 			return response;
 		},
@@ -92,7 +93,9 @@ export async function parseBody(req: WebhookRequest): Promise<void> {
 	if (contentType === 'application/json') {
 		req.body = jsonParse(rawBody.toString(encoding));
 	} else if (contentType === 'application/x-www-form-urlencoded') {
-		req.body = parseQueryString(rawBody.toString(encoding), undefined, undefined, { maxKeys: 1000 });
+		req.body = parseQueryString(rawBody.toString(encoding), undefined, undefined, {
+			maxKeys: 1000,
+		});
 	} else if (contentType === 'text/plain') {
 		req.body = rawBody.toString(encoding);
 	}

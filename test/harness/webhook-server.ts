@@ -55,7 +55,9 @@ export class WebhookServer {
 				},
 				(error: unknown) => {
 					if (!res.headersSent) {
-						res.status(500).json({ code: 500, message: error instanceof Error ? error.message : String(error) });
+						res
+							.status(500)
+							.json({ code: 500, message: error instanceof Error ? error.message : String(error) });
 					} else {
 						res.end();
 					}
@@ -77,7 +79,9 @@ export class WebhookServer {
 
 	async close(): Promise<void> {
 		this.server.closeAllConnections();
-		await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+		await new Promise<void>((resolve, reject) =>
+			this.server.close((error) => (error ? reject(error) : resolve())),
+		);
 	}
 }
 
@@ -99,7 +103,9 @@ function takeDeliveryId(req: IncomingMessage): string | undefined {
 	const value = req.headers[DELIVERY_ID_HEADER];
 	if (value === undefined) return undefined;
 	delete req.headers[DELIVERY_ID_HEADER];
-	const index = req.rawHeaders.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === DELIVERY_ID_HEADER);
+	const index = req.rawHeaders.findIndex(
+		(name, i) => i % 2 === 0 && name.toLowerCase() === DELIVERY_ID_HEADER,
+	);
 	if (index >= 0) req.rawHeaders.splice(index, 2);
 	return Array.isArray(value) ? value[0] : value;
 }

@@ -37,7 +37,13 @@ export function getNodeWebhooks(
 		if (rawPath === undefined || restartWebhook) continue;
 		const nodePath = rawPath.toString().replace(/^\//, '').replace(/\/$/, '');
 		const isFullPath = resolve(description.isFullPath, false) === true;
-		const path = NodeHelpers.getNodeWebhookPath(workflow.id, node, nodePath, isFullPath, restartWebhook);
+		const path = NodeHelpers.getNodeWebhookPath(
+			workflow.id,
+			node,
+			nodePath,
+			isFullPath,
+			restartWebhook,
+		);
 		const methods = String(resolve(description.httpMethod, 'GET'));
 		for (const httpMethod of methods.split(',').map((method) => method.trim())) {
 			if (httpMethod === '') continue;
@@ -57,8 +63,12 @@ export function getNodeWebhooks(
 }
 
 /** WebhookService.runWebhook. */
-export async function runWebhook(nodeType: INodeType, context: WebhookContext): Promise<IWebhookResponseData> {
-	if (nodeType.webhook === undefined) throw new UnexpectedError('Node does not have any webhooks defined');
+export async function runWebhook(
+	nodeType: INodeType,
+	context: WebhookContext,
+): Promise<IWebhookResponseData> {
+	if (nodeType.webhook === undefined)
+		throw new UnexpectedError('Node does not have any webhooks defined');
 	if (nodeType instanceof Node) return await nodeType.webhook(context);
 	return await nodeType.webhook.call(context);
 }
@@ -118,5 +128,7 @@ export function respondOnReceived(
 /** What n8n answers when `webhook()` throws (webhook-helpers' _privateGetWebhookErrorMessage). */
 export function respondWebhookError(res: WebhookResponse): void {
 	if (res.headersSent) return;
-	res.status(500).json({ code: 500, message: 'Workflow Webhook Error: Workflow could not be started!' });
+	res
+		.status(500)
+		.json({ code: 500, message: 'Workflow Webhook Error: Workflow could not be started!' });
 }

@@ -78,6 +78,8 @@ export function workflowBase(workflow: Workflow): IWorkflowBase {
 
 /** Static data as n8n would persist it: a plain copy without the change-tracking flag. */
 export function persistableStaticData(workflow: Workflow): IDataObject {
-	const { __dataChanged: _changed, ...data } = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+	const { __dataChanged: _changed, ...data } = JSON.parse(
+		JSON.stringify(workflow.staticData),
+	) as IDataObject;
 	return data;
 }

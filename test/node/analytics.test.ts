@@ -25,7 +25,9 @@ const UTC = { values: { zone: 'UTC' } };
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 async function direct(path: string, query: Record<string, string | number>): Promise<IDataObject> {
-	const qs = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]));
+	const qs = new URLSearchParams(
+		Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
+	);
 	const answer = await bed.api.get(`${path}?${qs.toString()}`);
 	expect(answer.status).toBe(200);
 	return answer.body;
@@ -44,7 +46,12 @@ async function sentQueries(): Promise<Array<Record<string, string>>> {
 function withNumbers(row: IDataObject): IDataObject {
 	return Object.fromEntries(
 		Object.entries(row).flatMap(([key, value]) =>
-			typeof value === 'string' && value.endsWith('%') ? [[key, value], [`${key}_percent`, parseFloat(value)]] : [[key, value]],
+			typeof value === 'string' && value.endsWith('%')
+				? [
+						[key, value],
+						[`${key}_percent`, parseFloat(value)],
+					]
+				: [[key, value]],
 		),
 	);
 }
@@ -63,7 +70,14 @@ describe('Get Overview', () => {
 
 		const simple = await run('getOverview', { period: 'lastDays', days: 30 });
 		expect(simple.error).toBeUndefined();
-		expect(jsonOf(simple)).toEqual([withNumbers({ start_date: period.start_date, end_date: period.end_date, ...summary, ...trend })]);
+		expect(jsonOf(simple)).toEqual([
+			withNumbers({
+				start_date: period.start_date,
+				end_date: period.end_date,
+				...summary,
+				...trend,
+			}),
+		]);
 		expect(Object.keys(jsonOf(simple)[0])).toEqual([
 			'start_date',
 			'end_date',
@@ -81,7 +95,9 @@ describe('Get Overview', () => {
 			'leads_vs_prev_percent',
 		]);
 		const row = jsonOf(simple)[0];
-		expect(row.lead_conversion_rate_percent).toBe(Number(String(summary.lead_conversion_rate).replace('%', '')));
+		expect(row.lead_conversion_rate_percent).toBe(
+			Number(String(summary.lead_conversion_rate).replace('%', '')),
+		);
 		expect(typeof row.leads_vs_prev_percent).toBe('number');
 
 		const full = await run('getOverview', { period: 'lastDays', days: 30, simplify: false });
@@ -94,15 +110,28 @@ describe('Get Overview', () => {
 
 	it('sends a date range from date pickers, ISO strings and DateTime expressions as YYYY-MM-DD', async () => {
 		const { now } = (await bed.control.get<{ now: string }>('/_sandbox/clock')).body;
-		const day = (offset: number) => new Date(Date.parse(now) + offset * 86_400_000).toISOString().slice(0, 10);
-		const raw = await direct('/v1/analytics/overview', { start_date: day(-20), end_date: day(-6), timezone: 'UTC' });
+		const day = (offset: number) =>
+			new Date(Date.parse(now) + offset * 86_400_000).toISOString().slice(0, 10);
+		const raw = await direct('/v1/analytics/overview', {
+			start_date: day(-20),
+			end_date: day(-6),
+			timezone: 'UTC',
+		});
 
 		for (const [startDate, endDate] of [
 			[`${day(-20)}T00:00:00`, `${day(-6)}T00:00:00`],
 			[day(-20), `${day(-6)}T23:30:00-05:00`],
-			[`={{ DateTime.fromISO("${day(-20)}T22:00:00", { zone: "Pacific/Auckland" }) }}`, `={{ "${day(-6)}" }}`],
+			[
+				`={{ DateTime.fromISO("${day(-20)}T22:00:00", { zone: "Pacific/Auckland" }) }}`,
+				`={{ "${day(-6)}" }}`,
+			],
 		]) {
-			const result = await run('getOverview', { period: 'range', startDate, endDate, simplify: false });
+			const result = await run('getOverview', {
+				period: 'range',
+				startDate,
+				endDate,
+				simplify: false,
+			});
 			expect(result.error).toBeUndefined();
 			expect(jsonOf(result)).toEqual([raw]);
 		}
@@ -112,22 +141,42 @@ describe('Get Overview', () => {
 	});
 
 	it('narrows to one resource with the Filters resource locator', async () => {
-		const raw = await direct('/v1/analytics/overview', { days: 7, timezone: 'UTC', resource_id: topResource });
-		const result = await run('getOverview', { days: 7, filters: { resourceId: byId(topResource) }, simplify: false });
+		const raw = await direct('/v1/analytics/overview', {
+			days: 7,
+			timezone: 'UTC',
+			resource_id: topResource,
+		});
+		const result = await run('getOverview', {
+			days: 7,
+			filters: { resourceId: byId(topResource) },
+			simplify: false,
+		});
 		expect(jsonOf(result)).toEqual([raw]);
 	});
 });
 
 describe('Get Resource Ranking', () => {
 	it('gives one item per ranked resource with the period; raw gives the list answer', async () => {
-		const raw = await direct('/v1/analytics/resources', { days: 90, timezone: 'UTC', sort: 'leads', order: 'desc', limit: 3 });
-		const parameters = { days: 90, limit: 3, options: { timezone: UTC, sort: 'leads', order: 'desc' } };
+		const raw = await direct('/v1/analytics/resources', {
+			days: 90,
+			timezone: 'UTC',
+			sort: 'leads',
+			order: 'desc',
+			limit: 3,
+		});
+		const parameters = {
+			days: 90,
+			limit: 3,
+			options: { timezone: UTC, sort: 'leads', order: 'desc' },
+		};
 		const period = raw.period as IDataObject;
 
 		const simple = await run('getResourceRanking', parameters);
 		expect(simple.error).toBeUndefined();
 		expect(jsonOf(simple)).toEqual(
-			(raw.data as IDataObject[]).map((entry) => withNumbers({ ...entry, start_date: period.start_date, end_date: period.end_date })),
+			(raw.data as IDataObject[]).map((entry) =>
+				withNumbers({ ...entry, start_date: period.start_date, end_date: period.end_date }),
+			),
 		);
 		expect(jsonOf(simple).map((entry) => entry.rank)).toEqual([1, 2, 3]);
 
@@ -138,7 +187,11 @@ describe('Get Resource Ranking', () => {
 
 describe('Get Resource Analytics', () => {
 	it('keeps totals flat and the arrays, by week; raw is the whole answer', async () => {
-		const raw = await direct(`/v1/analytics/resources/${topResource}`, { days: 60, timezone: 'UTC', granularity: 'week' });
+		const raw = await direct(`/v1/analytics/resources/${topResource}`, {
+			days: 60,
+			timezone: 'UTC',
+			granularity: 'week',
+		});
 		const parameters = { resourceId: byId(topResource), days: 60, granularity: 'week' };
 
 		const simple = await run('getResourceAnalytics', parameters);
@@ -168,7 +221,9 @@ describe('Get Resource Analytics', () => {
 
 	it('reports a resource of another account as 403 and a missing one as 404', async () => {
 		const other = await bed.other.post('/v1/resources', { title: 'Theirs', type: 'article' });
-		const forbidden = await run('getResourceAnalytics', { resourceId: byId(String(other.body.id)) });
+		const forbidden = await run('getResourceAnalytics', {
+			resourceId: byId(String(other.body.id)),
+		});
 		expect(errorKind(forbidden)).toEqual({ name: 'NodeApiError', httpCode: '403' });
 		const missing = await run('getResourceAnalytics', { resourceId: byId('res_doesnotexist0000') });
 		expect(errorKind(missing)).toEqual({ name: 'NodeApiError', httpCode: '404' });
@@ -181,7 +236,9 @@ describe('Get Channels', () => {
 		const period = raw.period as IDataObject;
 		const simple = await run('getChannels', { days: 30 });
 		expect(jsonOf(simple)).toEqual(
-			(raw.data as IDataObject[]).map((entry) => withNumbers({ ...entry, start_date: period.start_date, end_date: period.end_date })),
+			(raw.data as IDataObject[]).map((entry) =>
+				withNumbers({ ...entry, start_date: period.start_date, end_date: period.end_date }),
+			),
 		);
 		expect(jsonOf(simple)[0].source).toBe((raw.data as IDataObject[])[0].source);
 		const full = await run('getChannels', { days: 30, simplify: false });
@@ -191,7 +248,11 @@ describe('Get Channels', () => {
 
 describe('Get Lead Trend', () => {
 	it('gives one item per month bucket; raw keeps totals', async () => {
-		const raw = await direct('/v1/analytics/leads', { days: 120, timezone: 'UTC', granularity: 'month' });
+		const raw = await direct('/v1/analytics/leads', {
+			days: 120,
+			timezone: 'UTC',
+			granularity: 'month',
+		});
 		const simple = await run('getLeadTrend', { days: 120, granularity: 'month' });
 		expect(jsonOf(simple)).toEqual((raw.data as IDataObject[]).map(withNumbers));
 		expect(jsonOf(simple)[0]).toEqual({
@@ -245,8 +306,14 @@ describe('Get Funnel', () => {
 		expect(jsonOf(simple)[0].page_view_rate).toBe('100.00%');
 		expect(jsonOf(simple)[0].page_view_rate_percent).toBe(100);
 
-		const forResource = await run('getFunnel', { days: 30, filters: { resourceId: byId(topResource) }, simplify: false });
-		expect(jsonOf(forResource)).toEqual([await direct('/v1/analytics/funnel', { days: 30, timezone: 'UTC', resource_id: topResource })]);
+		const forResource = await run('getFunnel', {
+			days: 30,
+			filters: { resourceId: byId(topResource) },
+			simplify: false,
+		});
+		expect(jsonOf(forResource)).toEqual([
+			await direct('/v1/analytics/funnel', { days: 30, timezone: 'UTC', resource_id: topResource }),
+		]);
 	});
 });
 
@@ -255,14 +322,27 @@ describe('Time zones', () => {
 		// Node version 1.1: one Time Zone fixed collection, Custom with its input in place.
 		[1.1, { timezone: { values: { zone: 'Europe/Berlin' } } }, 'Europe/Berlin'],
 		[1.1, { timezone: { values: { zone: 'custom', custom: '-05:30' } } }, '-05:30'],
-		[1.1, { timezone: { values: { zone: 'custom', custom: ' America/Argentina/Buenos_Aires ' } } }, 'America/Argentina/Buenos_Aires'],
+		[
+			1.1,
+			{ timezone: { values: { zone: 'custom', custom: ' America/Argentina/Buenos_Aires ' } } },
+			'America/Argentina/Buenos_Aires',
+		],
 		// Version 1 (workflows saved with 0.1.0): two options, still read as before.
 		[1, { timezone: 'Europe/Berlin' }, 'Europe/Berlin'],
 		[1, { timezone: 'custom', customTimezone: '+05:30' }, '+05:30'],
-		[1, { timezone: 'custom', customTimezone: ' America/Argentina/Buenos_Aires ' }, 'America/Argentina/Buenos_Aires'],
+		[
+			1,
+			{ timezone: 'custom', customTimezone: ' America/Argentina/Buenos_Aires ' },
+			'America/Argentina/Buenos_Aires',
+		],
 	])('version %s sends %j as timezone=%s', async (typeVersion, options, sent) => {
-		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options, simplify: false }, { typeVersion });
-		expect(jsonOf(result)).toEqual([await direct('/v1/analytics/overview', { days: 7, timezone: sent })]);
+		const result = await bed.run(
+			{ ...ANALYTICS, operation: 'getOverview', days: 7, options, simplify: false },
+			{ typeVersion },
+		);
+		expect(jsonOf(result)).toEqual([
+			await direct('/v1/analytics/overview', { days: 7, timezone: sent }),
+		]);
 		expect((await sentQueries())[0]).toEqual({ days: '7', timezone: sent });
 	});
 
@@ -270,7 +350,12 @@ describe('Time zones', () => {
 		await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7 });
 		expect(await sentQueries()).toEqual([{ days: '7' }]);
 		await bed.clearRequests();
-		await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: { values: { zone: 'default' } } } });
+		await bed.run({
+			...ANALYTICS,
+			operation: 'getOverview',
+			days: 7,
+			options: { timezone: { values: { zone: 'default' } } },
+		});
 		expect(await sentQueries()).toEqual([{ days: '7' }]);
 	});
 
@@ -281,8 +366,15 @@ describe('Time zones', () => {
 				{
 					name: 'Analytics',
 					type: bed.nodeType,
-					parameters: { ...ANALYTICS, operation: 'getOverview', days: 7, options: { timezone: { values: { zone: 'workflow' } } } },
-					credentials: { [CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' } },
+					parameters: {
+						...ANALYTICS,
+						operation: 'getOverview',
+						days: 7,
+						options: { timezone: { values: { zone: 'workflow' } } },
+					},
+					credentials: {
+						[CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' },
+					},
 				},
 			],
 			connections: chain('Start', 'Analytics'),
@@ -292,17 +384,23 @@ describe('Time zones', () => {
 		expect(await sentQueries()).toEqual([{ days: '7', timezone: 'Asia/Tokyo' }]);
 	});
 
-	it.each(['Mars/Olympus', '+25:00', 'UTC+8', '+05:10', ''])('refuses the custom time zone "%s" before any request', async (zone) => {
-		const options = { timezone: { values: { zone: 'custom', custom: zone } } };
-		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options });
-		expect(result.error?.message).toMatch(/^Custom Time Zone: /);
-		expect(result.error?.message).toContain('[item 0]');
-		expect(await bed.requests()).toEqual([]);
-	});
+	it.each(['Mars/Olympus', '+25:00', 'UTC+8', '+05:10', ''])(
+		'refuses the custom time zone "%s" before any request',
+		async (zone) => {
+			const options = { timezone: { values: { zone: 'custom', custom: zone } } };
+			const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options });
+			expect(result.error?.message).toMatch(/^Custom Time Zone: /);
+			expect(result.error?.message).toContain('[item 0]');
+			expect(await bed.requests()).toEqual([]);
+		},
+	);
 
 	it('refuses a bad custom time zone of node version 1 too', async () => {
 		const options = { timezone: 'custom', customTimezone: 'Mars/Olympus' };
-		const result = await bed.run({ ...ANALYTICS, operation: 'getOverview', days: 7, options }, { typeVersion: 1 });
+		const result = await bed.run(
+			{ ...ANALYTICS, operation: 'getOverview', days: 7, options },
+			{ typeVersion: 1 },
+		);
 		expect(result.error?.message).toMatch(/^Custom Time Zone: expected an IANA time zone/);
 		expect(await bed.requests()).toEqual([]);
 	});
@@ -310,18 +408,66 @@ describe('Time zones', () => {
 
 describe('Validation before any request', () => {
 	it.each([
-		['getOverview', { period: 'lastDays', days: '={{ 0 }}' }, 'Days: expected a whole number from 1 to 365, got 0 [item 0]'],
-		['getOverview', { period: 'lastDays', days: '={{ 366 }}' }, 'Days: expected a whole number from 1 to 365, got 366 [item 0]'],
-		['getOverview', { period: 'lastDays', days: '={{ 2.5 }}' }, 'Days: expected a whole number from 1 to 365'],
-		['getChannels', { period: 'range', startDate: '2026-11-10', endDate: '2026-11-01' }, 'End Date: must not be before the start date (2026-11-10 to 2026-11-01) [item 0]'],
-		['getFunnel', { period: 'range', startDate: '2025-01-01', endDate: '2026-01-02' }, 'End Date: a date range may span at most 366 days (2025-01-01 to 2026-01-02 is 367) [item 0]'],
-		['getOverview', { period: 'range', startDate: '={{ "yesterday" }}', endDate: '2026-11-01' }, 'Start Date: expected a date (YYYY-MM-DD) or an ISO date-time, got "yesterday" [item 0]'],
-		['getOverview', { period: 'range', startDate: '={{ "2026-02-30" }}', endDate: '2026-03-01' }, 'Start Date: expected a date as YYYY-MM-DD, got "2026-02-30" [item 0]'],
-		['getOverview', { period: 'range', startDate: '={{ "" }}', endDate: '2026-03-01' }, 'Start Date: expected a date (YYYY-MM-DD) or an ISO date-time, got nothing [item 0]'],
-		['getLeadTrend', { days: 7, granularity: '={{ "year" }}' }, 'Granularity: expected one of day, week, month, got "year" [item 0]'],
-		['getResourceRanking', { days: 7, limit: '={{ 101 }}' }, 'Limit: expected a whole number from 1 to 100, got 101 [item 0]'],
-		['getFunnel', { days: 7, filters: { resourceId: byId('={{ "lead_8k2m4n6p8r0t2v4x" }}') } }, 'Content Resource: expected an ID like res_'],
-		['getResourceAnalytics', { resourceId: { __rl: true, mode: 'url', value: '={{ "https://x.example/r/1" }}' } }, 'Content Resource: expected the public link of a resource'],
+		[
+			'getOverview',
+			{ period: 'lastDays', days: '={{ 0 }}' },
+			'Days: expected a whole number from 1 to 365, got 0 [item 0]',
+		],
+		[
+			'getOverview',
+			{ period: 'lastDays', days: '={{ 366 }}' },
+			'Days: expected a whole number from 1 to 365, got 366 [item 0]',
+		],
+		[
+			'getOverview',
+			{ period: 'lastDays', days: '={{ 2.5 }}' },
+			'Days: expected a whole number from 1 to 365',
+		],
+		[
+			'getChannels',
+			{ period: 'range', startDate: '2026-11-10', endDate: '2026-11-01' },
+			'End Date: must not be before the start date (2026-11-10 to 2026-11-01) [item 0]',
+		],
+		[
+			'getFunnel',
+			{ period: 'range', startDate: '2025-01-01', endDate: '2026-01-02' },
+			'End Date: a date range may span at most 366 days (2025-01-01 to 2026-01-02 is 367) [item 0]',
+		],
+		[
+			'getOverview',
+			{ period: 'range', startDate: '={{ "yesterday" }}', endDate: '2026-11-01' },
+			'Start Date: expected a date (YYYY-MM-DD) or an ISO date-time, got "yesterday" [item 0]',
+		],
+		[
+			'getOverview',
+			{ period: 'range', startDate: '={{ "2026-02-30" }}', endDate: '2026-03-01' },
+			'Start Date: expected a date as YYYY-MM-DD, got "2026-02-30" [item 0]',
+		],
+		[
+			'getOverview',
+			{ period: 'range', startDate: '={{ "" }}', endDate: '2026-03-01' },
+			'Start Date: expected a date (YYYY-MM-DD) or an ISO date-time, got nothing [item 0]',
+		],
+		[
+			'getLeadTrend',
+			{ days: 7, granularity: '={{ "year" }}' },
+			'Granularity: expected one of day, week, month, got "year" [item 0]',
+		],
+		[
+			'getResourceRanking',
+			{ days: 7, limit: '={{ 101 }}' },
+			'Limit: expected a whole number from 1 to 100, got 101 [item 0]',
+		],
+		[
+			'getFunnel',
+			{ days: 7, filters: { resourceId: byId('={{ "lead_8k2m4n6p8r0t2v4x" }}') } },
+			'Content Resource: expected an ID like res_',
+		],
+		[
+			'getResourceAnalytics',
+			{ resourceId: { __rl: true, mode: 'url', value: '={{ "https://x.example/r/1" }}' } },
+			'Content Resource: expected the public link of a resource',
+		],
 	])('%s refuses %j', async (operation, parameters, message) => {
 		const result = await run(operation, parameters);
 		expect(result.error?.name).toBe('NodeOperationError');
@@ -333,13 +479,24 @@ describe('Validation before any request', () => {
 describe('Items, pairing and Continue On Fail', () => {
 	it('answers per input item, paired with it; a failing item becomes an error item', async () => {
 		const result = await bed.run(
-			{ ...ANALYTICS, operation: 'getResourceRanking', days: '={{ $json.days }}', limit: 2, options: { timezone: 'UTC' } },
-			{ continueOnFail: true, input: [{ json: { days: 7 } }, { json: { days: 0 } }, { json: { days: 30 } }] },
+			{
+				...ANALYTICS,
+				operation: 'getResourceRanking',
+				days: '={{ $json.days }}',
+				limit: 2,
+				options: { timezone: 'UTC' },
+			},
+			{
+				continueOnFail: true,
+				input: [{ json: { days: 7 } }, { json: { days: 0 } }, { json: { days: 30 } }],
+			},
 		);
 		expect(result.error).toBeUndefined();
 		const pairs = result.items.map((item) => (item.pairedItem as { item: number }).item);
 		expect(pairs).toEqual([0, 0, 1, 2, 2]);
-		expect(result.items[2].json.error).toBe('Days: expected a whole number from 1 to 365, got 0 [item 1]');
+		expect(result.items[2].json.error).toBe(
+			'Days: expected a whole number from 1 to 365, got 0 [item 1]',
+		);
 		expect(result.items[0].json.rank).toBe(1);
 		expect(result.items[4].json.rank).toBe(2);
 		expect((await sentQueries()).map((query) => query.days)).toEqual(['7', '30']);

@@ -25,7 +25,10 @@ export type Decision = 'forward' | 'drop-after-forward' | Answer;
 export interface ProxyRules {
 	decide?: (request: ProxiedRequest, index: number) => Decision;
 	/** Rewrites the sandbox's answer (status, JSON body) before it reaches the node. */
-	transform?: (request: ProxiedRequest, answer: { status: number; body: unknown; headers: Record<string, string> }) => Answer;
+	transform?: (
+		request: ProxiedRequest,
+		answer: { status: number; body: unknown; headers: Record<string, string> },
+	) => Answer;
 }
 
 export class ApiProxy {
@@ -78,7 +81,8 @@ export class ApiProxy {
 
 		const headers: Record<string, string> = {};
 		for (const [name, value] of Object.entries(req.headers)) {
-			if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+			if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+				headers[name] = value;
 		}
 		const upstream = await fetch(`${this.target}${request.url}`, {
 			method: request.method,
@@ -92,7 +96,8 @@ export class ApiProxy {
 		}
 		const upstreamHeaders: Record<string, string> = {};
 		upstream.headers.forEach((value, name) => {
-			if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) upstreamHeaders[name] = value;
+			if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name))
+				upstreamHeaders[name] = value;
 		});
 		let body: unknown = text;
 		try {
@@ -100,7 +105,11 @@ export class ApiProxy {
 		} catch {
 			body = text;
 		}
-		const answer = this.rules.transform?.(request, { status: upstream.status, body, headers: upstreamHeaders }) ?? {
+		const answer = this.rules.transform?.(request, {
+			status: upstream.status,
+			body,
+			headers: upstreamHeaders,
+		}) ?? {
 			status: upstream.status,
 			headers: upstreamHeaders,
 			body,
@@ -111,9 +120,13 @@ export class ApiProxy {
 
 function send(res: http.ServerResponse, answer: Answer): void {
 	const isText = typeof answer.body === 'string';
-	const payload = answer.body === undefined ? '' : isText ? (answer.body as string) : JSON.stringify(answer.body);
+	const payload =
+		answer.body === undefined ? '' : isText ? (answer.body as string) : JSON.stringify(answer.body);
 	const headers = { ...answer.headers };
-	if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type') && payload !== '') {
+	if (
+		!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type') &&
+		payload !== ''
+	) {
 		headers['content-type'] = isText ? 'text/plain' : 'application/json';
 	}
 	res.writeHead(answer.status, headers);

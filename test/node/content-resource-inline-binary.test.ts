@@ -7,12 +7,31 @@ const bed = NodeTestBed.forFile({ binaryDataMode: 'default' });
 it('uploads inline binary data on create and on update', async () => {
 	const content = Buffer.alloc(4096, 9);
 	const created = await bed.run(
-		{ resource: 'contentResource', operation: 'create', inputData: 'binary', binaryPropertyName: 'doc', title: 'E-Book', type: 'ebook' },
-		{ input: [{ json: {}, binary: { doc: binary(content, { mimeType: 'application/epub+zip', fileName: 'guide.epub' }) } }] },
+		{
+			resource: 'contentResource',
+			operation: 'create',
+			inputData: 'binary',
+			binaryPropertyName: 'doc',
+			title: 'E-Book',
+			type: 'ebook',
+		},
+		{
+			input: [
+				{
+					json: {},
+					binary: {
+						doc: binary(content, { mimeType: 'application/epub+zip', fileName: 'guide.epub' }),
+					},
+				},
+			],
+		},
 	);
 	expect(created.error).toBeUndefined();
 	const [resource] = jsonOf(created);
-	expect(resource).toMatchObject({ type: 'ebook', file: { name: 'guide.epub', size: 4096, mime_type: 'application/epub+zip' } });
+	expect(resource).toMatchObject({
+		type: 'ebook',
+		file: { name: 'guide.epub', size: 4096, mime_type: 'application/epub+zip' },
+	});
 
 	const updated = await bed.run(
 		{
@@ -22,9 +41,17 @@ it('uploads inline binary data on create and on update', async () => {
 			replaceFile: true,
 			binaryPropertyName: 'doc',
 		},
-		{ input: [{ json: {}, binary: { doc: binary('new edition', { mimeType: 'application/epub+zip' }) } }] },
+		{
+			input: [
+				{ json: {}, binary: { doc: binary('new edition', { mimeType: 'application/epub+zip' }) } },
+			],
+		},
 	);
 	expect(updated.error).toBeUndefined();
 	// Without a file name in the binary data, the name falls back to "file" plus its extension if known.
-	expect(jsonOf(updated)[0]).toMatchObject({ id: resource.id, title: 'E-Book', file: { size: 11, mime_type: 'application/epub+zip' } });
+	expect(jsonOf(updated)[0]).toMatchObject({
+		id: resource.id,
+		title: 'E-Book',
+		file: { size: 11, mime_type: 'application/epub+zip' },
+	});
 });

@@ -1,7 +1,12 @@
 // A large upload is streamed from n8n's binary data storage to the service: the node's process never holds
 // the file in memory (docs/api-contract.md §6 paid plan, 500 MB videos).
 import { Readable } from 'node:stream';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACCOUNT_A } from '../support/sandbox-client';
@@ -38,7 +43,9 @@ class StreamedFileNode implements INodeType {
 	}
 }
 
-const bed = NodeTestBed.forFile({ extraNodes: { [STREAMED_FILE_NODE_TYPE]: new StreamedFileNode() } });
+const bed = NodeTestBed.forFile({
+	extraNodes: { [STREAMED_FILE_NODE_TYPE]: new StreamedFileNode() },
+});
 
 it('streams a 200 MB file: the upload adds far less than the file size to the process memory', async () => {
 	await bed.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { plan: 'paid' });
@@ -58,7 +65,9 @@ it('streams a 200 MB file: the upload adds far less than the file size to the pr
 						type: 'video',
 						options: { uploadLimit: 'paid' },
 					},
-					credentials: { [CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' } },
+					credentials: {
+						[CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' },
+					},
 				},
 			],
 			connections: chain('Start', 'Streamed File', 'Upload'),
@@ -73,6 +82,8 @@ it('streams a 200 MB file: the upload adds far less than the file size to the pr
 	const result = await run().finally(() => clearInterval(sampler));
 
 	expect(result.errorOf('Upload')).toBeUndefined();
-	expect(result.outputOf('Upload')[0].json).toMatchObject({ file: { name: 'keynote.mp4', size: SIZE, mime_type: 'video/mp4' } });
+	expect(result.outputOf('Upload')[0].json).toMatchObject({
+		file: { name: 'keynote.mp4', size: SIZE, mime_type: 'video/mp4' },
+	});
 	expect(peak - baseline).toBeLessThan(SIZE / 2);
 });

@@ -9,11 +9,18 @@ const FREE_LIMIT = 52_428_800;
 
 const bed = NodeTestBed.forFile({ extraNodes: { [BIG_FILE_NODE_TYPE]: new BigFileNode() } });
 
-async function upload(options: { uploadLimit?: string; continueOnFail?: boolean }): Promise<RunResult> {
+async function upload(options: {
+	uploadLimit?: string;
+	continueOnFail?: boolean;
+}): Promise<RunResult> {
 	return await bed.harness.run({
 		nodes: [
 			startNode(),
-			{ name: 'Big File', type: BIG_FILE_NODE_TYPE, parameters: { size: FREE_LIMIT + 1, fileName: 'webinar.mp4' } },
+			{
+				name: 'Big File',
+				type: BIG_FILE_NODE_TYPE,
+				parameters: { size: FREE_LIMIT + 1, fileName: 'webinar.mp4' },
+			},
 			{
 				name: 'Upload',
 				type: bed.nodeType,
@@ -25,7 +32,9 @@ async function upload(options: { uploadLimit?: string; continueOnFail?: boolean 
 					type: 'video',
 					options: options.uploadLimit === undefined ? {} : { uploadLimit: options.uploadLimit },
 				},
-				credentials: { [CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' } },
+				credentials: {
+					[CREDENTIAL]: bed.harness.credentials.referenceFor(CREDENTIAL) ?? { id: '1', name: '' },
+				},
 				onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
 			},
 		],
@@ -36,7 +45,9 @@ async function upload(options: { uploadLimit?: string; continueOnFail?: boolean 
 it('refuses a file over the free limit before sending anything, naming the item and the fix', async () => {
 	const result = await upload({});
 	const error = result.errorOf('Upload');
-	expect(error?.message).toBe('The file "webinar.mp4" is 50.0 MB, over the 50.0 MB upload limit of the Free plan [item 0]');
+	expect(error?.message).toBe(
+		'The file "webinar.mp4" is 50.0 MB, over the 50.0 MB upload limit of the Free plan [item 0]',
+	);
 	expect(error?.description).toContain('set Options > Upload Size Limit to "Paid Plan (500 MB)"');
 	expect(await bed.requests()).toEqual([]);
 });
@@ -48,10 +59,13 @@ it('gives the error as an item under Continue On Fail', async () => {
 	expect(item.pairedItem).toEqual({ item: 0 });
 });
 
-it('with No Check, streams the file and reports the service\'s 413 file_too_large', async () => {
+it("with No Check, streams the file and reports the service's 413 file_too_large", async () => {
 	const result = await upload({ uploadLimit: 'none' });
 	const error = result.errorOf('Upload');
-	expect({ name: error?.name, httpCode: (error as { httpCode?: string } | undefined)?.httpCode }).toEqual({
+	expect({
+		name: error?.name,
+		httpCode: (error as { httpCode?: string } | undefined)?.httpCode,
+	}).toEqual({
 		name: 'NodeApiError',
 		httpCode: '413',
 	});

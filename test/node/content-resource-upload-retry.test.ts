@@ -12,17 +12,36 @@ const sleep = virtualSleepEachTest();
 const files = (sizes: number[]): INodeExecutionData[] =>
 	sizes.map((size, index) => ({
 		json: { title: `Report ${index}` },
-		binary: { data: binary(Buffer.alloc(size, index + 1), { mimeType: 'application/pdf', fileName: `report-${index}.pdf` }) },
+		binary: {
+			data: binary(Buffer.alloc(size, index + 1), {
+				mimeType: 'application/pdf',
+				fileName: `report-${index}.pdf`,
+			}),
+		},
 	}));
 
-const createFromBinary = { resource: 'contentResource', operation: 'create', inputData: 'binary', title: '={{ $json.title }}', type: 'pdf' };
+const createFromBinary = {
+	resource: 'contentResource',
+	operation: 'create',
+	inputData: 'binary',
+	title: '={{ $json.title }}',
+	type: 'pdf',
+};
 
 it('re-sends an upload answered 429 with the whole file again', async () => {
-	await bed.control.put('/_sandbox/faults', { rate_429: 0.5, methods: ['POST'], path_prefix: '/v1/resources', seed: 3 });
+	await bed.control.put('/_sandbox/faults', {
+		rate_429: 0.5,
+		methods: ['POST'],
+		path_prefix: '/v1/resources',
+		seed: 3,
+	});
 	const sizes = [10_000, 20_000, 30_000, 40_000];
 	// One upload at a time: the seeded faults then fall on the same requests in every run (in parallel the
 	// order of arrival, and so which request gets which fault, varies).
-	const result = await bed.run({ ...createFromBinary, options: { maxParallelRequests: 1 } }, { input: files(sizes) });
+	const result = await bed.run(
+		{ ...createFromBinary, options: { maxParallelRequests: 1 } },
+		{ input: files(sizes) },
+	);
 
 	expect(result.error).toBeUndefined();
 	expect(jsonOf(result).map((resource) => (resource.file as { size: number }).size)).toEqual(sizes);
@@ -33,7 +52,11 @@ it('re-sends an upload answered 429 with the whole file again', async () => {
 });
 
 it('does not re-send an upload answered 500', async () => {
-	await bed.control.put('/_sandbox/faults', { rate_500: 1, methods: ['POST'], path_prefix: '/v1/resources' });
+	await bed.control.put('/_sandbox/faults', {
+		rate_500: 1,
+		methods: ['POST'],
+		path_prefix: '/v1/resources',
+	});
 	const result = await bed.run(createFromBinary, { input: files([5_000]) });
 
 	expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '500' });
@@ -41,7 +64,11 @@ it('does not re-send an upload answered 500', async () => {
 });
 
 it('does not re-send an upload whose connection was dropped, and says the upload may have been refused', async () => {
-	await bed.control.put('/_sandbox/faults', { drop_rate: 1, methods: ['POST'], path_prefix: '/v1/resources' });
+	await bed.control.put('/_sandbox/faults', {
+		drop_rate: 1,
+		methods: ['POST'],
+		path_prefix: '/v1/resources',
+	});
 	const result = await bed.run(createFromBinary, { input: files([5_000]) });
 
 	expect(result.error?.message).toBe('Could not connect to the Content Marketing API [item 0]');

@@ -10,7 +10,11 @@ const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 const bed = NodeTestBed.forFile();
 
-function pdfItem(content: string | Buffer, fileName = 'report.pdf', json: IDataObject = {}): INodeExecutionData {
+function pdfItem(
+	content: string | Buffer,
+	fileName = 'report.pdf',
+	json: IDataObject = {},
+): INodeExecutionData {
 	return { json, binary: { data: binary(content, { mimeType: 'application/pdf', fileName }) } };
 }
 
@@ -58,8 +62,14 @@ describe('Create', () => {
 			},
 			{
 				input: [
-					pdfItem(first, 'report 2026.pdf', { title: 'State of B2B Content 2026', tags: ['report', 'b2b'] }),
-					pdfItem('%PDF-1.7 small', 'Bericht über Ümläute.pdf', { title: 'Kleiner Bericht', tags: 'bericht' }),
+					pdfItem(first, 'report 2026.pdf', {
+						title: 'State of B2B Content 2026',
+						tags: ['report', 'b2b'],
+					}),
+					pdfItem('%PDF-1.7 small', 'Bericht über Ümläute.pdf', {
+						title: 'Kleiner Bericht',
+						tags: 'bericht',
+					}),
 				],
 			},
 		);
@@ -82,26 +92,59 @@ describe('Create', () => {
 		});
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		const stored = await bed.api.get(`/v1/resources/${String(output[0].id)}`);
-		expect(stored.body.file).toEqual({ name: 'report 2026.pdf', size: 200_000, mime_type: 'application/pdf' });
+		expect(stored.body.file).toEqual({
+			name: 'report 2026.pdf',
+			size: 200_000,
+			mime_type: 'application/pdf',
+		});
 	});
 
 	it('refuses, before any request, a binary field the item does not have', async () => {
 		const result = await bed.run(
-			{ ...RESOURCE, operation: 'create', inputData: 'binary', binaryPropertyName: 'file', title: 'Report', type: 'pdf' },
+			{
+				...RESOURCE,
+				operation: 'create',
+				inputData: 'binary',
+				binaryPropertyName: 'file',
+				title: 'Report',
+				type: 'pdf',
+			},
 			{ input: [pdfItem('x')] },
 		);
-		expect(result.error?.message).toBe('Input Binary Field: the item has no binary field "file" (it has "data") [item 0]');
+		expect(result.error?.message).toBe(
+			'Input Binary Field: the item has no binary field "file" (it has "data") [item 0]',
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 
 	it.each([
 		['Title', { title: '  ' }, 'Title: is required [item 0]'],
-		['Title', { title: 'x'.repeat(201) }, 'Title: must be at most 200 characters (got 201) [item 0]'],
-		['Type', { type: '={{ "podcast" }}' }, 'Type: expected one of article, pdf, video, ebook, whitepaper, webinar, infographic, got "podcast" [item 0]'],
-		['Tags', { additionalFields: { tags: Array.from({ length: 21 }, (_, i) => `t${i}`).join(',') } }, 'Tags: at most 20 tags are allowed (got 21) [item 0]'],
-		['Tags', { additionalFields: { tags: 'y'.repeat(51) } }, 'Tags: each tag must be at most 50 characters'],
+		[
+			'Title',
+			{ title: 'x'.repeat(201) },
+			'Title: must be at most 200 characters (got 201) [item 0]',
+		],
+		[
+			'Type',
+			{ type: '={{ "podcast" }}' },
+			'Type: expected one of article, pdf, video, ebook, whitepaper, webinar, infographic, got "podcast" [item 0]',
+		],
+		[
+			'Tags',
+			{ additionalFields: { tags: Array.from({ length: 21 }, (_, i) => `t${i}`).join(',') } },
+			'Tags: at most 20 tags are allowed (got 21) [item 0]',
+		],
+		[
+			'Tags',
+			{ additionalFields: { tags: 'y'.repeat(51) } },
+			'Tags: each tag must be at most 50 characters',
+		],
 		['CTA', { additionalFields: { ctaId: '={{ "btn_123" }}' } }, 'CTA: expected an ID like cta_'],
-		['Description', { additionalFields: { description: 'd'.repeat(5001) } }, 'Description: must be at most 5000 characters (got 5001) [item 0]'],
+		[
+			'Description',
+			{ additionalFields: { description: 'd'.repeat(5001) } },
+			'Description: must be at most 5000 characters (got 5001) [item 0]',
+		],
 	])('refuses a bad %s before any request', async (_field, parameters, message) => {
 		const result = await bed.run({
 			...RESOURCE,
@@ -117,10 +160,18 @@ describe('Create', () => {
 
 	it('refuses a non-file type for an upload', async () => {
 		const result = await bed.run(
-			{ ...RESOURCE, operation: 'create', inputData: 'binary', title: 'Report', type: '={{ "article" }}' },
+			{
+				...RESOURCE,
+				operation: 'create',
+				inputData: 'binary',
+				title: 'Report',
+				type: '={{ "article" }}',
+			},
 			{ input: [pdfItem('x')] },
 		);
-		expect(result.error?.message).toContain('Type: expected one of pdf, video, ebook, whitepaper, infographic, got "article"');
+		expect(result.error?.message).toContain(
+			'Type: expected one of pdf, video, ebook, whitepaper, infographic, got "article"',
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 
@@ -156,8 +207,14 @@ describe('Get', () => {
 
 	// Given by expression: a literal value the mode's own validation rejects never lets the workflow start.
 	it.each([
-		[byId('={{ "lead_123" }}'), 'Content Resource: expected an ID like res_4f7h9k2m4n6p8r0t, got "lead_123" [item 0]'],
-		[{ __rl: true, mode: 'url', value: '={{ "https://example.com/articles/42" }}' }, 'Content Resource: expected the public link of a resource'],
+		[
+			byId('={{ "lead_123" }}'),
+			'Content Resource: expected an ID like res_4f7h9k2m4n6p8r0t, got "lead_123" [item 0]',
+		],
+		[
+			{ __rl: true, mode: 'url', value: '={{ "https://example.com/articles/42" }}' },
+			'Content Resource: expected the public link of a resource',
+		],
 		[byId('={{ "" }}'), 'Content Resource: is required [item 0]'],
 	])('refuses a bad locator %j before any request', async (locator, message) => {
 		const result = await bed.run({ ...RESOURCE, operation: 'get', resourceId: locator });
@@ -166,7 +223,11 @@ describe('Get', () => {
 	});
 
 	it('reports a missing resource as a 404 NodeApiError', async () => {
-		const result = await bed.run({ ...RESOURCE, operation: 'get', resourceId: byId('res_doesnotexist0000') });
+		const result = await bed.run({
+			...RESOURCE,
+			operation: 'get',
+			resourceId: byId('res_doesnotexist0000'),
+		});
 		expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '404' });
 		expect(result.error?.message).toContain('not_found');
 	});
@@ -182,16 +243,25 @@ describe('Get Many', () => {
 
 	it('returns all resources over several pages, in the service order', async () => {
 		await bed.control.post('/_sandbox/seed', { seed: 7, leads: 0, resources: 150 });
-		const first = await bed.api.get<{ data: IDataObject[]; next_cursor: string }>('/v1/resources?limit=100');
-		const second = await bed.api.get<{ data: IDataObject[] }>(`/v1/resources?limit=100&cursor=${first.body.next_cursor}`);
+		const first = await bed.api.get<{ data: IDataObject[]; next_cursor: string }>(
+			'/v1/resources?limit=100',
+		);
+		const second = await bed.api.get<{ data: IDataObject[] }>(
+			`/v1/resources?limit=100&cursor=${first.body.next_cursor}`,
+		);
 		await bed.clearRequests();
 
 		const result = await bed.run({ ...RESOURCE, operation: 'getAll', returnAll: true });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([...first.body.data, ...second.body.data]);
 		expect(result.items).toHaveLength(154);
-		expect(result.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
-		expect((await bed.requests()).map((request) => request.path)).toEqual(['/v1/resources', '/v1/resources']);
+		expect(result.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(
+			true,
+		);
+		expect((await bed.requests()).map((request) => request.path)).toEqual([
+			'/v1/resources',
+			'/v1/resources',
+		]);
 	});
 
 	it('stops at the limit', async () => {
@@ -200,18 +270,33 @@ describe('Get Many', () => {
 	});
 
 	it('filters by status, type, tag and search, sorted as asked', async () => {
-		const titles = async (filters: INodeParameters, options: INodeParameters = { sort: 'title', order: 'asc' }) =>
-			jsonOf(await bed.run({ ...RESOURCE, operation: 'getAll', returnAll: true, filters, options })).map((r) => r.title);
+		const titles = async (
+			filters: INodeParameters,
+			options: INodeParameters = { sort: 'title', order: 'asc' },
+		) =>
+			jsonOf(
+				await bed.run({ ...RESOURCE, operation: 'getAll', returnAll: true, filters, options }),
+			).map((r) => r.title);
 		expect(await titles({ status: 'published' })).toEqual(['Alpha Report', 'Delta Notes']);
 		expect(await titles({ type: 'pdf' })).toEqual(['Alpha Report', 'Gamma Report']);
 		expect(await titles({ tag: 'report', status: 'archived' })).toEqual(['Gamma Report']);
-		expect(await titles({ q: 'REPORT' }, { sort: 'title', order: 'desc' })).toEqual(['Gamma Report', 'Alpha Report']);
+		expect(await titles({ q: 'REPORT' }, { sort: 'title', order: 'desc' })).toEqual([
+			'Gamma Report',
+			'Alpha Report',
+		]);
 	});
 
 	it('refuses a bad status filter given by expression', async () => {
 		await bed.clearRequests();
-		const result = await bed.run({ ...RESOURCE, operation: 'getAll', returnAll: true, filters: { status: '={{ "live" }}' } });
-		expect(result.error?.message).toContain('Status: expected one of draft, published, archived, got "live"');
+		const result = await bed.run({
+			...RESOURCE,
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status: '={{ "live" }}' },
+		});
+		expect(result.error?.message).toContain(
+			'Status: expected one of draft, published, archived, got "live"',
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 });
@@ -219,12 +304,23 @@ describe('Get Many', () => {
 describe('Update', () => {
 	it('updates metadata; empty Description and CTA clear them', async () => {
 		const ctaId = await bed.ctaId();
-		const created = await bed.createResource({ title: 'Old', description: 'Old text', cta_id: ctaId, tags: ['a'] });
+		const created = await bed.createResource({
+			title: 'Old',
+			description: 'Old text',
+			cta_id: ctaId,
+			tags: ['a'],
+		});
 		const result = await bed.run({
 			...RESOURCE,
 			operation: 'update',
 			resourceId: byId(String(created.id)),
-			updateFields: { title: 'New', description: '', ctaId: '', tags: 'x, y', trackVisitors: false },
+			updateFields: {
+				title: 'New',
+				description: '',
+				ctaId: '',
+				tags: 'x, y',
+				trackVisitors: false,
+			},
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toMatchObject({
@@ -259,8 +355,15 @@ describe('Update', () => {
 	});
 
 	it('refuses an update without any change', async () => {
-		const result = await bed.run({ ...RESOURCE, operation: 'update', resourceId: byId('res_abc0000000000000'), updateFields: {} });
-		expect(result.error?.message).toBe('Update Fields: nothing to update: add at least one field, or turn on "Replace File" [item 0]');
+		const result = await bed.run({
+			...RESOURCE,
+			operation: 'update',
+			resourceId: byId('res_abc0000000000000'),
+			updateFields: {},
+		});
+		expect(result.error?.message).toBe(
+			'Update Fields: nothing to update: add at least one field, or turn on "Replace File" [item 0]',
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 
@@ -280,7 +383,11 @@ describe('Update', () => {
 describe('Delete', () => {
 	it('deletes and answers { id, deleted: true }; the resource is then gone', async () => {
 		const created = await bed.createResource({ title: 'Temporary' });
-		const result = await bed.run({ ...RESOURCE, operation: 'delete', resourceId: byId(String(created.id)) });
+		const result = await bed.run({
+			...RESOURCE,
+			operation: 'delete',
+			resourceId: byId(String(created.id)),
+		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([{ id: created.id, deleted: true }]);
 		expect((await bed.api.get(`/v1/resources/${String(created.id)}`)).status).toBe(404);
@@ -294,12 +401,18 @@ describe('Publish and Archive', () => {
 
 		const published = await bed.run({ ...RESOURCE, operation: 'publish', resourceId: locator });
 		expect(published.error).toBeUndefined();
-		expect(jsonOf(published)[0]).toMatchObject({ id: created.id, status: 'published', preview_url: null });
+		expect(jsonOf(published)[0]).toMatchObject({
+			id: created.id,
+			status: 'published',
+			preview_url: null,
+		});
 		expect(jsonOf(published)[0].published_at).toEqual(expect.any(String));
 
 		const again = await bed.run({ ...RESOURCE, operation: 'publish', resourceId: locator });
 		expect(errorKind(again)).toEqual({ name: 'NodeApiError', httpCode: '409' });
-		const directPublish = await bed.api.post<{ error: { message: string } }>(`/v1/resources/${String(created.id)}/publish`);
+		const directPublish = await bed.api.post<{ error: { message: string } }>(
+			`/v1/resources/${String(created.id)}/publish`,
+		);
 		expect(again.error?.message).toContain(directPublish.body.error.message);
 
 		const archived = await bed.run({ ...RESOURCE, operation: 'archive', resourceId: locator });
@@ -309,7 +422,11 @@ describe('Publish and Archive', () => {
 
 	it('refuses to archive a draft (409 invalid_state)', async () => {
 		const created = await bed.createResource({ title: 'Draft only' });
-		const result = await bed.run({ ...RESOURCE, operation: 'archive', resourceId: byId(String(created.id)) });
+		const result = await bed.run({
+			...RESOURCE,
+			operation: 'archive',
+			resourceId: byId(String(created.id)),
+		});
 		expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '409' });
 		expect(result.error?.message).toContain('invalid_state');
 		const stored = await bed.api.get(`/v1/resources/${String(created.id)}`);
@@ -322,10 +439,18 @@ describe('Continue On Fail and pairing', () => {
 		const draft = await bed.createResource({ title: 'Draft A' });
 		const published = await bed.createResource({ title: 'Published B' }, 'published');
 		const result = await bed.run(
-			{ ...RESOURCE, operation: 'publish', resourceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+			{
+				...RESOURCE,
+				operation: 'publish',
+				resourceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
 			{
 				continueOnFail: true,
-				input: [{ json: { id: draft.id } }, { json: { id: published.id } }, { json: { id: 'nope' } }],
+				input: [
+					{ json: { id: draft.id } },
+					{ json: { id: published.id } },
+					{ json: { id: 'nope' } },
+				],
 			},
 		);
 		expect(result.error).toBeUndefined();
@@ -333,12 +458,20 @@ describe('Continue On Fail and pairing', () => {
 		expect(output[0]).toMatchObject({ id: draft.id, status: 'published' });
 		expect(String(output[1].error)).toContain('invalid_state');
 		expect(String(output[2].error)).toContain('Content Resource: expected an ID like res_');
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 	});
 
 	it('stops at the failing item without Continue On Fail, naming it', async () => {
 		const result = await bed.run(
-			{ ...RESOURCE, operation: 'get', resourceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+			{
+				...RESOURCE,
+				operation: 'get',
+				resourceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
 			{ input: [{ json: { id: 'res_doesnotexist0001' } }] },
 		);
 		expect(errorText(result)).toContain('[item 0]');

@@ -27,7 +27,15 @@ beforeAll(() => {
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: CREDENTIAL, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: testRequest.request } }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: testRequest.request },
+				},
+			],
 		},
 	};
 	bed.harness.addNodeType(TESTER_NODE, tester);
@@ -35,7 +43,13 @@ beforeAll(() => {
 
 /** lodash `get` for a dotted key, as the tester reads a rule's key. */
 function get(value: unknown, key: string): unknown {
-	return key.split('.').reduce<unknown>((at, part) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), value);
+	return key
+		.split('.')
+		.reduce<unknown>(
+			(at, part) =>
+				at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined,
+			value,
+		);
 }
 
 /**
@@ -52,7 +66,10 @@ async function testCredential(data: { apiKey: string; baseUrl: string }): Promis
 	}
 	const answer = result.items[0]?.json;
 	for (const rule of testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && get(answer, rule.properties.key) === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			get(answer, rule.properties.key) === rule.properties.value
+		) {
 			return rule.properties.message;
 		}
 	}
@@ -60,28 +77,47 @@ async function testCredential(data: { apiKey: string; baseUrl: string }): Promis
 }
 
 /** A server on localhost that is not the API: it answers every request with `answer`. */
-async function otherServer(answer: (headers: IncomingHttpHeaders) => { status: number; headers?: Record<string, string>; body?: string }) {
+async function otherServer(
+	answer: (headers: IncomingHttpHeaders) => {
+		status: number;
+		headers?: Record<string, string>;
+		body?: string;
+	},
+) {
 	const server: Server = createServer((request, response) => {
 		const { status, headers, body } = answer(request.headers);
 		response.writeHead(status, headers).end(body);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
 }
 
 test('a valid key and Base URL pass with one GET /v1/leads?limit=1 (an endpoint of the spec)', async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe('Connection successful!');
-	expect(await bed.requests()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/leads', status: 200 })]);
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe(
+		'Connection successful!',
+	);
+	expect(await bed.requests()).toEqual([
+		expect.objectContaining({ method: 'GET', path: '/v1/leads', status: 200 }),
+	]);
 	expect((await bed.requests())[0]).toMatchObject({ key_role: 'full' });
 });
 
 test('a Base URL with a trailing slash or /v1 passes too', async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/` })).toBe('Connection successful!');
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/v1/` })).toBe('Connection successful!');
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/` })).toBe(
+		'Connection successful!',
+	);
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/v1/` })).toBe(
+		'Connection successful!',
+	);
 });
 
 test('a read-only key passes (it may read)', async () => {
-	expect(await testCredential({ apiKey: bed.keys.read_only, baseUrl: bed.url })).toBe('Connection successful!');
+	expect(await testCredential({ apiKey: bed.keys.read_only, baseUrl: bed.url })).toBe(
+		'Connection successful!',
+	);
 });
 
 test('a wrong or expired key says the key is wrong (not n8n\'s generic "Authorization failed")', async () => {
@@ -92,15 +128,30 @@ test('a wrong or expired key says the key is wrong (not n8n\'s generic "Authoriz
 	}
 });
 
-const NOT_THE_API = /^No Content Marketing API at this Base URL: GET \/v1\/leads did not answer with a list of leads/;
+const NOT_THE_API =
+	/^No Content Marketing API at this Base URL: GET \/v1\/leads did not answer with a list of leads/;
 
 test("a Base URL that is not the API says the URL is wrong: the API's 404, a website, a redirect", async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` })).toMatch(NOT_THE_API);
-	const website = await otherServer(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>hello</html>' }));
-	const missing = await otherServer(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: 'Not Found' }));
+	expect(
+		await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` }),
+	).toMatch(NOT_THE_API);
+	const website = await otherServer(() => ({
+		status: 200,
+		headers: { 'content-type': 'text/html' },
+		body: '<html>hello</html>',
+	}));
+	const missing = await otherServer(() => ({
+		status: 404,
+		headers: { 'content-type': 'text/html' },
+		body: 'Not Found',
+	}));
 	try {
-		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: website.url })).toMatch(NOT_THE_API);
-		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: missing.url })).toMatch(NOT_THE_API);
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: website.url })).toMatch(
+			NOT_THE_API,
+		);
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: missing.url })).toMatch(
+			NOT_THE_API,
+		);
 	} finally {
 		await Promise.all([website.close(), missing.close()]);
 	}
@@ -112,9 +163,14 @@ test('a redirect to another origin is not followed: the key never leaves the Bas
 		seen.push(String(headers.authorization));
 		return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[]}' };
 	});
-	const redirector = await otherServer(() => ({ status: 307, headers: { location: `${elsewhere.url}/v1/leads?limit=1` } }));
+	const redirector = await otherServer(() => ({
+		status: 307,
+		headers: { location: `${elsewhere.url}/v1/leads?limit=1` },
+	}));
 	try {
-		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: redirector.url })).toMatch(NOT_THE_API);
+		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: redirector.url })).toMatch(
+			NOT_THE_API,
+		);
 		expect(seen).toEqual([]);
 	} finally {
 		await Promise.all([elsewhere.close(), redirector.close()]);
@@ -123,9 +179,13 @@ test('a redirect to another origin is not followed: the key never leaves the Bas
 
 test('a rate-limited key and a failing service say so, not that the key is wrong', async () => {
 	await bed.control.put('/_sandbox/faults', { rate_500: 1, path_prefix: '/v1/leads' });
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe('The service answered with an internal error (HTTP 500): test again later.');
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe(
+		'The service answered with an internal error (HTTP 500): test again later.',
+	);
 	await bed.control.put('/_sandbox/faults', { rate_429: 1, path_prefix: '/v1/leads' });
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toMatch(/^The API key and Base URL are right, but the service is rate limiting this key \(HTTP 429\)/);
+	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toMatch(
+		/^The API key and Base URL are right, but the service is rate limiting this key \(HTTP 429\)/,
+	);
 });
 
 test('an unreachable Base URL fails with the connection error, not a key message', async () => {
@@ -138,7 +198,8 @@ describe('the key goes only to the Base URL origin (also through the HTTP Reques
 	const base = 'https://api.content-marketing.example';
 	async function authenticate(baseUrl: string, request: IHttpRequestOptions & { uri?: string }) {
 		const { authenticate: apply } = bed.harness.credentialTypes.getByName(CREDENTIAL);
-		if (typeof apply !== 'function') throw new Error('the credential authenticates with a function');
+		if (typeof apply !== 'function')
+			throw new Error('the credential authenticates with a function');
 		return await apply({ apiKey: 'cmk_secret', baseUrl }, request);
 	}
 

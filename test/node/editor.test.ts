@@ -19,15 +19,29 @@ function description(name: string): INodeTypeDescription {
 }
 
 /** Every parameter, inside collections and fixed collections too, with a readable path. */
-function allParameters(properties: INodeProperties[], parent = ''): Array<[string, INodeProperties]> {
+function allParameters(
+	properties: INodeProperties[],
+	parent = '',
+): Array<[string, INodeProperties]> {
 	return properties.flatMap((property): Array<[string, INodeProperties]> => {
 		const here: [string, INodeProperties] = [`${parent}${property.name}`, property];
 		if (property.type === 'collection') {
-			return [here, ...allParameters((property.options ?? []) as INodeProperties[], `${parent}${property.name}.`)];
+			return [
+				here,
+				...allParameters(
+					(property.options ?? []) as INodeProperties[],
+					`${parent}${property.name}.`,
+				),
+			];
 		}
 		if (property.type === 'fixedCollection') {
 			const groups = (property.options ?? []) as INodePropertyCollection[];
-			return [here, ...groups.flatMap((group) => allParameters(group.values, `${parent}${property.name}.${group.name}.`))];
+			return [
+				here,
+				...groups.flatMap((group) =>
+					allParameters(group.values, `${parent}${property.name}.${group.name}.`),
+				),
+			];
 		}
 		return [here];
 	});
@@ -42,22 +56,33 @@ function editorIssue(property: INodeProperties): string | undefined {
 	if (property.type !== 'options' && property.type !== 'multiOptions') return undefined;
 	if (property.allowArbitraryValues) return undefined;
 	const loaded = property.typeOptions?.loadOptionsMethod !== undefined;
-	const values = loaded ? [] : (property.options ?? []).map((option) => (option as { value: unknown }).value);
-	const defaults = property.type === 'multiOptions' ? (property.default as unknown[]) : [property.default];
+	const values = loaded
+		? []
+		: (property.options ?? []).map((option) => (option as { value: unknown }).value);
+	const defaults =
+		property.type === 'multiOptions' ? (property.default as unknown[]) : [property.default];
 	const bad = defaults.find((value) => !values.includes(value as never));
 	return bad === undefined ? undefined : `The value "${String(bad)}" is not supported!`;
 }
 
-test.each(['contentMarketing', 'contentMarketingTrigger'])('%s: no options field is red the moment it is added', (name) => {
-	const issues = allParameters(description(name).properties)
-		.map(([where, property]) => [where, editorIssue(property)])
-		.filter(([, issue]) => issue !== undefined);
-	expect(issues).toEqual([]);
-});
+test.each(['contentMarketing', 'contentMarketingTrigger'])(
+	'%s: no options field is red the moment it is added',
+	(name) => {
+		const issues = allParameters(description(name).properties)
+			.map(([where, property]) => [where, editorIssue(property)])
+			.filter(([, issue]) => issue !== undefined);
+		expect(issues).toEqual([]);
+	},
+);
 
 test('Assigned To (Get Many filter, Update field) is loaded from the users and accepts the empty value it is added with', () => {
-	const assignedTo = allParameters(description('contentMarketing').properties).filter(([where]) => where.endsWith('.assigned_to'));
-	expect(assignedTo.map(([where]) => where).sort()).toEqual(['filters.assigned_to', 'updateFields.assigned_to']);
+	const assignedTo = allParameters(description('contentMarketing').properties).filter(([where]) =>
+		where.endsWith('.assigned_to'),
+	);
+	expect(assignedTo.map(([where]) => where).sort()).toEqual([
+		'filters.assigned_to',
+		'updateFields.assigned_to',
+	]);
 	for (const [, property] of assignedTo) {
 		expect(property.typeOptions?.loadOptionsMethod).toMatch(/^get(Users|Assignees)$/);
 		expect(property.default).toBe('');
@@ -65,7 +90,7 @@ test('Assigned To (Get Many filter, Update field) is loaded from the users and a
 	}
 });
 
-test("analytics Time Zone (version 1.1): Custom shows its input right under the choice", () => {
+test('analytics Time Zone (version 1.1): Custom shows its input right under the choice', () => {
 	const timeZones = allParameters(description('contentMarketing').properties).filter(
 		([where, property]) => where === 'options.timezone' && property.type === 'fixedCollection',
 	);
@@ -73,23 +98,30 @@ test("analytics Time Zone (version 1.1): Custom shows its input right under the 
 	for (const [, property] of timeZones) {
 		expect(property.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 1.1 } }]);
 		const [group] = property.options as INodePropertyCollection[];
-		expect(group.values.map((value) => value.displayName)).toEqual(['Time Zone', 'Custom Time Zone']);
+		expect(group.values.map((value) => value.displayName)).toEqual([
+			'Time Zone',
+			'Custom Time Zone',
+		]);
 		expect(group.values[1].displayOptions).toEqual({ show: { zone: ['custom'] } });
 	}
 	expect(description('contentMarketing').defaultVersion).toBe(1.1);
 });
 
 test('the node panel finds the nodes by what they do (codex aliases)', () => {
-	const aliases = (name: string) => (description(name).codex?.alias ?? []).map((alias) => alias.toLowerCase());
-	for (const word of ['leads', 'create lead', 'funnel', 'crm', 'analytics']) expect(aliases('contentMarketing')).toContain(word);
-	for (const word of ['leads', 'new lead', 'crm']) expect(aliases('contentMarketingTrigger')).toContain(word);
+	const aliases = (name: string) =>
+		(description(name).codex?.alias ?? []).map((alias) => alias.toLowerCase());
+	for (const word of ['leads', 'create lead', 'funnel', 'crm', 'analytics'])
+		expect(aliases('contentMarketing')).toContain(word);
+	for (const word of ['leads', 'new lead', 'crm'])
+		expect(aliases('contentMarketingTrigger')).toContain(word);
 });
 
 test("the panel's combined entry (it shows the trigger's description) describes the action node", () => {
 	// n8n's node creator merges "X" and "X Trigger" into one entry and gives it the trigger's description.
 	const sentence = description('contentMarketingTrigger').description;
 	expect(sentence).not.toMatch(/^Starts the workflow/);
-	for (const word of ['leads', 'content', 'analytics', 'webhooks', 'start workflows']) expect(sentence).toContain(word);
+	for (const word of ['leads', 'content', 'analytics', 'webhooks', 'start workflows'])
+		expect(sentence).toContain(word);
 });
 
 test('the webhook trigger says it needs a public HTTPS URL and points to the poll trigger otherwise', () => {
@@ -101,8 +133,12 @@ test('the webhook trigger says it needs a public HTTPS URL and points to the pol
 });
 
 test('every operation has an action an AI agent can read: a sentence-case sentence that says more than its name', () => {
-	const operations = description('contentMarketing').properties.filter((property) => property.name === 'operation');
-	const actions = operations.flatMap((property) => (property.options ?? []) as Array<{ name: string; action?: string }>);
+	const operations = description('contentMarketing').properties.filter(
+		(property) => property.name === 'operation',
+	);
+	const actions = operations.flatMap(
+		(property) => (property.options ?? []) as Array<{ name: string; action?: string }>,
+	);
 	expect(actions.length).toBeGreaterThanOrEqual(25);
 	for (const { name, action } of actions) {
 		expect(typeof action).toBe('string');

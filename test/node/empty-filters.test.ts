@@ -10,7 +10,9 @@ const bed = NodeTestBed.forFile();
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 
 async function sentQueries(): Promise<Array<Record<string, string>>> {
-	return (await bed.requests()).map((request) => Object.fromEntries(new URLSearchParams(request.query)));
+	return (await bed.requests()).map((request) =>
+		Object.fromEntries(new URLSearchParams(request.query)),
+	);
 }
 
 describe('an added but empty filter fails before any request', () => {
@@ -47,7 +49,11 @@ describe('an added but empty filter fails before any request', () => {
 		],
 		[
 			'Content Resource Get Many: Tag blank',
-			{ resource: 'contentResource', operation: 'getAll', filters: { status: 'published', tag: ' ' } },
+			{
+				resource: 'contentResource',
+				operation: 'getAll',
+				filters: { status: 'published', tag: ' ' },
+			},
 			'Tag: is empty; remove the filter or give a value [item 0]',
 		],
 		[
@@ -72,12 +78,22 @@ describe('an added but empty filter fails before any request', () => {
 		],
 		[
 			'Analytics: Content Resource filter added, nothing chosen from the list',
-			{ resource: 'analytics', operation: 'getOverview', days: 7, filters: { resourceId: rl('', 'list') } },
+			{
+				resource: 'analytics',
+				operation: 'getOverview',
+				days: 7,
+				filters: { resourceId: rl('', 'list') },
+			},
 			'Content Resource: is empty; remove the filter or give a value [item 0]',
 		],
 		[
 			'Analytics: Content Resource by ID from an expression that gives ""',
-			{ resource: 'analytics', operation: 'getChannels', days: 7, filters: { resourceId: rl('={{ $json.resource ?? "" }}') } },
+			{
+				resource: 'analytics',
+				operation: 'getChannels',
+				days: 7,
+				filters: { resourceId: rl('={{ $json.resource ?? "" }}') },
+			},
 			'Content Resource: is empty; remove the filter or give a value [item 0]',
 		],
 	];
@@ -101,7 +117,9 @@ describe('an added but empty filter fails before any request', () => {
 			{ input: [{ json: { email: 'ada@' } }, { json: { email: 'bob@' } }, { json: {} }] },
 		);
 
-		expect(result.error?.message).toBe('Search: is empty; remove the filter or give a value [item 2]');
+		expect(result.error?.message).toBe(
+			'Search: is empty; remove the filter or give a value [item 2]',
+		);
 		expect(result.error?.context?.itemIndex).toBe(2);
 		// Only items 0 and 1 were requested, each with its own search; no request without `q`.
 		expect(await sentQueries()).toEqual([
@@ -131,10 +149,27 @@ describe('an added but empty filter fails before any request', () => {
 	test('filters that have values are still sent (trimmed)', async () => {
 		const resource = await bed.createResource({ title: 'Report', tags: ['report'] }, 'published');
 		await bed.clearRequests();
-		await bed.run({ resource: 'lead', operation: 'getAll', filters: { q: ' ada ', source_resource_id: String(resource.id) } });
-		await bed.run({ resource: 'contentResource', operation: 'getAll', filters: { q: ' Rep ', tag: 'report' } });
-		await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', filters: { event: ' lead.created ', url: 'https://h.example.com/x' } });
-		await bed.run({ resource: 'analytics', operation: 'getOverview', days: 7, filters: { resourceId: rl(String(resource.id)) } });
+		await bed.run({
+			resource: 'lead',
+			operation: 'getAll',
+			filters: { q: ' ada ', source_resource_id: String(resource.id) },
+		});
+		await bed.run({
+			resource: 'contentResource',
+			operation: 'getAll',
+			filters: { q: ' Rep ', tag: 'report' },
+		});
+		await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'getAll',
+			filters: { event: ' lead.created ', url: 'https://h.example.com/x' },
+		});
+		await bed.run({
+			resource: 'analytics',
+			operation: 'getOverview',
+			days: 7,
+			filters: { resourceId: rl(String(resource.id)) },
+		});
 
 		const [lead, contentResource, webhook, analytics] = await sentQueries();
 		expect(lead).toMatchObject({ q: 'ada', source_resource_id: resource.id });

@@ -21,9 +21,20 @@ test('Get Many (Return All) over 1,000 leads with 20% 429s and 10% 500s returns 
 	const seeded = await bed.allLeadIds();
 	expect(seeded).toHaveLength(1000);
 	await bed.control.delete('/_sandbox/requests');
-	await bed.control.put('/_sandbox/faults', { rate_429: 0.2, rate_500: 0.1, methods: ['GET'], path_prefix: '/v1/leads', seed: 5 });
+	await bed.control.put('/_sandbox/faults', {
+		rate_429: 0.2,
+		rate_500: 0.1,
+		methods: ['GET'],
+		path_prefix: '/v1/leads',
+		seed: 5,
+	});
 
-	const result = await bed.run({ resource: 'lead', operation: 'getAll', returnAll: true, simplify: false });
+	const result = await bed.run({
+		resource: 'lead',
+		operation: 'getAll',
+		returnAll: true,
+		simplify: false,
+	});
 
 	expect(result.error).toBeUndefined();
 	const ids = jsonOf(result).map((lead) => String(lead.id));
@@ -45,15 +56,27 @@ test('Get Many (Return All) over 1,000 leads with 20% 429s and 10% 500s returns 
 });
 
 test('500 Create Lead items with 20% 429s create exactly 500 leads', async () => {
-	await bed.control.put('/_sandbox/faults', { rate_429: 0.2, methods: ['POST'], path_prefix: '/v1/leads', seed: 9 });
-	const input: INodeExecutionData[] = Array.from({ length: 500 }, (_, index) => ({ json: { email: `lead${index}@example.com` } }));
+	await bed.control.put('/_sandbox/faults', {
+		rate_429: 0.2,
+		methods: ['POST'],
+		path_prefix: '/v1/leads',
+		seed: 9,
+	});
+	const input: INodeExecutionData[] = Array.from({ length: 500 }, (_, index) => ({
+		json: { email: `lead${index}@example.com` },
+	}));
 
-	const result = await bed.run({ resource: 'lead', operation: 'create', email: '={{ $json.email }}' }, { input });
+	const result = await bed.run(
+		{ resource: 'lead', operation: 'create', email: '={{ $json.email }}' },
+		{ input },
+	);
 
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(500);
 	expect(result.items.map((item) => item.json.email)).toEqual(input.map((item) => item.json.email));
-	expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, index) => ({ item: index })));
+	expect(result.items.map((item) => item.pairedItem)).toEqual(
+		input.map((_, index) => ({ item: index })),
+	);
 	await bed.control.delete('/_sandbox/faults');
 
 	const log = (await bed.control.get<LoggedRequest[]>('/_sandbox/requests')).body.filter(
@@ -76,9 +99,14 @@ test('creates survive 500s and dropped connections without duplicates', async ()
 		path_prefix: '/v1/leads',
 		seed: 3,
 	});
-	const input: INodeExecutionData[] = Array.from({ length: 60 }, (_, index) => ({ json: { email: `x${index}@example.com` } }));
+	const input: INodeExecutionData[] = Array.from({ length: 60 }, (_, index) => ({
+		json: { email: `x${index}@example.com` },
+	}));
 
-	const result = await bed.run({ resource: 'lead', operation: 'create', email: '={{ $json.email }}' }, { input });
+	const result = await bed.run(
+		{ resource: 'lead', operation: 'create', email: '={{ $json.email }}' },
+		{ input },
+	);
 
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(60);
@@ -96,7 +124,10 @@ test('2,000 Sync Many to CRM items make at most 20 HTTP calls', async () => {
 	await bed.control.delete('/_sandbox/requests');
 	const input: INodeExecutionData[] = ids.map((id) => ({ json: { id } as IDataObject }));
 
-	const result = await bed.run({ resource: 'lead', operation: 'syncManyToCrm', leadId: rl('={{ $json.id }}') }, { input });
+	const result = await bed.run(
+		{ resource: 'lead', operation: 'syncManyToCrm', leadId: rl('={{ $json.id }}') },
+		{ input },
+	);
 
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(2000);
@@ -107,7 +138,11 @@ test('2,000 Sync Many to CRM items make at most 20 HTTP calls', async () => {
 	});
 	const log = (await bed.control.get<LoggedRequest[]>('/_sandbox/requests')).body;
 	expect(log.length).toBeLessThanOrEqual(20);
-	expect(log.every((request) => request.method === 'POST' && request.path === '/v1/leads/batch-sync-crm')).toBe(true);
+	expect(
+		log.every(
+			(request) => request.method === 'POST' && request.path === '/v1/leads/batch-sync-crm',
+		),
+	).toBe(true);
 	const pushes = (await bed.control.get<Array<{ reason: string }>>('/_sandbox/crm/pushes')).body;
 	expect(pushes.filter((push) => push.reason === 'batch')).toHaveLength(2000);
 });

@@ -33,7 +33,8 @@ async function withoutCrm(test: () => Promise<void>): Promise<void> {
 }
 
 async function batchCalls(): Promise<number> {
-	return (await bed.requests()).filter((request) => request.path === '/v1/leads/batch-sync-crm').length;
+	return (await bed.requests()).filter((request) => request.path === '/v1/leads/batch-sync-crm')
+		.length;
 }
 
 describe('a failed entry of the batch result', () => {
@@ -42,7 +43,9 @@ describe('a failed entry of the batch result', () => {
 		const result = await bed.run(SYNC_MANY, { input: items(a, MISSING) });
 
 		expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '404' });
-		expect(result.error?.message).toBe(`Lead ${MISSING} was not synced: No lead with id ${MISSING} (not_found) [item 1]`);
+		expect(result.error?.message).toBe(
+			`Lead ${MISSING} was not synced: No lead with id ${MISSING} (not_found) [item 1]`,
+		);
 		expect(result.error?.description).toContain('HTTP 404 not_found');
 		expect(result.error?.context?.itemIndex).toBe(1);
 	});
@@ -61,7 +64,11 @@ describe('a failed entry of the batch result', () => {
 			details: expect.stringContaining('HTTP 404 not_found') as unknown,
 		});
 		expect(last).toMatchObject({ lead_id: b, synced: true });
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(await batchCalls()).toBe(1);
 	});
 
@@ -70,7 +77,9 @@ describe('a failed entry of the batch result', () => {
 		const result = await bed.run(SYNC_MANY, { input: items(foreign) });
 
 		expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '403' });
-		expect(result.error?.message).toMatch(new RegExp(`^Lead ${foreign} was not synced: .* \\(forbidden\\) \\[item 0\\]$`));
+		expect(result.error?.message).toMatch(
+			new RegExp(`^Lead ${foreign} was not synced: .* \\(forbidden\\) \\[item 0\\]$`),
+		);
 	});
 });
 
@@ -80,19 +89,31 @@ describe('a batch call that fails as a whole', () => {
 		const b = await createLead('b@example.com');
 		await withoutCrm(async () => {
 			// A repeated lead and an invalid ID in between: nothing lost, nothing mis-paired.
-			const result = await bed.run(SYNC_MANY, { input: items(a, b, 'nonsense', a), continueOnFail: true });
+			const result = await bed.run(SYNC_MANY, {
+				input: items(a, b, 'nonsense', a),
+				continueOnFail: true,
+			});
 
 			expect(result.error).toBeUndefined();
-			expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+				{ item: 3 },
+			]);
 			const [first, second, invalid, repeated] = jsonOf(result);
 			const expected = (leadId: string, itemIndex: number): Record<string, unknown> => ({
 				lead_id: leadId,
 				error: `No CRM integration is configured for this account (crm_not_configured) [item ${itemIndex}]`,
-				details: expect.stringMatching(/^HTTP 409 crm_not_configured · .*none of the leads of items 0–1, 3 was synced/) as unknown,
+				details: expect.stringMatching(
+					/^HTTP 409 crm_not_configured · .*none of the leads of items 0–1, 3 was synced/,
+				) as unknown,
 			});
 			expect(first).toEqual(expected(a, 0));
 			expect(second).toEqual(expected(b, 1));
-			expect(invalid.error).toMatch(/^Lead: expected an ID like lead_\w+, got "nonsense" \[item 2\]$/);
+			expect(invalid.error).toMatch(
+				/^Lead: expected an ID like lead_\w+, got "nonsense" \[item 2\]$/,
+			);
 			expect(repeated).toEqual(expected(a, 3));
 		});
 		expect(await batchCalls()).toBe(1);
@@ -106,7 +127,9 @@ describe('a batch call that fails as a whole', () => {
 			const result = await bed.run(SYNC_MANY, { input: items(a, b, c) });
 
 			expect(errorKind(result)).toEqual({ name: 'NodeApiError', httpCode: '409' });
-			expect(result.error?.message).toBe('No CRM integration is configured for this account (crm_not_configured) [items 0–2]');
+			expect(result.error?.message).toBe(
+				'No CRM integration is configured for this account (crm_not_configured) [items 0–2]',
+			);
 			expect(result.error?.description).toContain('HTTP 409 crm_not_configured');
 			expect(result.error?.description).toContain('none of the leads of items 0–2 was synced');
 			expect(result.error?.context?.itemIndex).toBe(0);
@@ -117,7 +140,11 @@ describe('a batch call that fails as a whole', () => {
 		await bed.control.post('/_sandbox/seed', { seed: 3, leads: 150, resources: 1 });
 		const ids = await bed.allLeadIds();
 		expect(ids).toHaveLength(150);
-		await bed.control.put('/_sandbox/faults', { rate_429: 1, methods: ['POST'], path_prefix: '/v1/leads/batch-sync-crm' });
+		await bed.control.put('/_sandbox/faults', {
+			rate_429: 1,
+			methods: ['POST'],
+			path_prefix: '/v1/leads/batch-sync-crm',
+		});
 
 		const stopped = await bed.run(SYNC_MANY, { input: items(...ids) });
 		expect(errorKind(stopped)).toEqual({ name: 'NodeApiError', httpCode: '429' });

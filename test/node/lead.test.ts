@@ -6,7 +6,8 @@ import { errorText, jsonOf, NodeTestBed } from './node-test-bed';
 const bed = NodeTestBed.forFile();
 
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
-const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((entry) => ({ json: entry }));
+const items = (...json: IDataObject[]): INodeExecutionData[] =>
+	json.map((entry) => ({ json: entry }));
 
 async function createLead(fields: IDataObject = {}): Promise<IDataObject> {
 	const { status, body } = await bed.api.post('/v1/leads', { email: 'ada@example.com', ...fields });
@@ -25,7 +26,12 @@ describe('Lead: Create', () => {
 				company: 'Analytical Engines',
 				job_title: 'CTO',
 				source_channel: 'referral',
-				customFieldsUi: { field: [{ key: 'plan', value: 'pro' }, { key: 'region', value: 'emea' }] },
+				customFieldsUi: {
+					field: [
+						{ key: 'plan', value: 'pro' },
+						{ key: 'region', value: 'emea' },
+					],
+				},
 				customFieldsJson: '{"seats": 25, "region": "apac", "trial": true}',
 			},
 		});
@@ -63,12 +69,26 @@ describe('Lead: Create', () => {
 	test('one lead per input item, e-mail from an expression, paired with its item', async () => {
 		const result = await bed.run(
 			{ resource: 'lead', operation: 'create', email: '={{ $json.mail }}' },
-			{ input: items({ mail: 'a@example.com' }, { mail: 'b@example.com' }, { mail: 'c@example.com' }) },
+			{
+				input: items(
+					{ mail: 'a@example.com' },
+					{ mail: 'b@example.com' },
+					{ mail: 'c@example.com' },
+				),
+			},
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result).map((lead) => lead.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(jsonOf(result).map((lead) => lead.email)).toEqual([
+			'a@example.com',
+			'b@example.com',
+			'c@example.com',
+		]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(result.items.map((item) => item.json.source_channel)).toEqual(['api', 'api', 'api']);
 	});
 });
@@ -77,19 +97,43 @@ describe('Lead: Get', () => {
 	test('returns the simplified lead by default and the whole lead with Simplify off', async () => {
 		const created = await createLead({ name: 'Ada', company: 'AE' });
 
-		const simple = await bed.run({ resource: 'lead', operation: 'get', leadId: rl(String(created.id)) });
+		const simple = await bed.run({
+			resource: 'lead',
+			operation: 'get',
+			leadId: rl(String(created.id)),
+		});
 		expect(simple.error).toBeUndefined();
 		expect(Object.keys(jsonOf(simple)[0]).sort()).toEqual(
-			['assigned_to', 'company', 'created_at', 'email', 'id', 'job_title', 'name', 'score', 'source_channel', 'status'].sort(),
+			[
+				'assigned_to',
+				'company',
+				'created_at',
+				'email',
+				'id',
+				'job_title',
+				'name',
+				'score',
+				'source_channel',
+				'status',
+			].sort(),
 		);
 
-		const full = await bed.run({ resource: 'lead', operation: 'get', leadId: rl(String(created.id)), simplify: false });
+		const full = await bed.run({
+			resource: 'lead',
+			operation: 'get',
+			leadId: rl(String(created.id)),
+			simplify: false,
+		});
 		expect(jsonOf(full)[0]).toEqual(created);
 	});
 
 	test('accepts a lead picked from the list', async () => {
 		const created = await createLead();
-		const result = await bed.run({ resource: 'lead', operation: 'get', leadId: rl(String(created.id), 'list') });
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'get',
+			leadId: rl(String(created.id), 'list'),
+		});
 		expect(jsonOf(result)[0].id).toBe(created.id);
 	});
 
@@ -100,7 +144,9 @@ describe('Lead: Get', () => {
 		);
 		const created = result.items;
 		expect(created).toEqual([]);
-		expect(result.error?.message).toBe('No lead with id lead_aaaaaaaaaaaaaaaa (not_found) [item 0]');
+		expect(result.error?.message).toBe(
+			'No lead with id lead_aaaaaaaaaaaaaaaa (not_found) [item 0]',
+		);
 		expect(errorText(result)).toMatch(/HTTP 404 not_found · request ID: req_[a-z0-9]+/);
 		expect((result.error as unknown as { httpCode: string }).httpCode).toBe('404');
 		expect(result.error?.context?.itemIndex).toBe(0);
@@ -111,19 +157,31 @@ describe('Lead: Get', () => {
 		const result = await bed.run(
 			{ resource: 'lead', operation: 'get', leadId: rl('={{ $json.id }}') },
 			{
-				input: items({ id: String(lead.id) }, { id: 'lead_doesnotexist0000' }, { id: 'res_wrongprefix000' }),
+				input: items(
+					{ id: String(lead.id) },
+					{ id: 'lead_doesnotexist0000' },
+					{ id: 'res_wrongprefix000' },
+				),
 				continueOnFail: true,
 			},
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		const [ok, missing, invalid] = jsonOf(result);
 		expect(ok.id).toBe(lead.id);
 		expect(missing.error).toBe('No lead with id lead_doesnotexist0000 (not_found) [item 1]');
-		expect(invalid.error).toMatch(/^Lead: expected an ID like lead_\w+, got "res_wrongprefix000" \[item 2\]$/);
+		expect(invalid.error).toMatch(
+			/^Lead: expected an ID like lead_\w+, got "res_wrongprefix000" \[item 2\]$/,
+		);
 		// The invalid ID was never sent.
-		expect((await bed.requests()).filter((request) => request.path.includes('res_wrongprefix000'))).toEqual([]);
+		expect(
+			(await bed.requests()).filter((request) => request.path.includes('res_wrongprefix000')),
+		).toEqual([]);
 	});
 });
 
@@ -149,8 +207,12 @@ describe('Lead: Get Many', () => {
 		expect(scores).toEqual([...scores].sort((a, b) => a - b));
 		expect(leads[0].behavior_summary).toBeDefined();
 
-		const expected = await bed.api.get<{ data: IDataObject[] }>('/v1/leads?status=qualified&limit=100');
-		expect(leads.map((lead) => lead.id).sort()).toEqual(expected.body.data.map((lead) => lead.id).sort());
+		const expected = await bed.api.get<{ data: IDataObject[] }>(
+			'/v1/leads?status=qualified&limit=100',
+		);
+		expect(leads.map((lead) => lead.id).sort()).toEqual(
+			expected.body.data.map((lead) => lead.id).sort(),
+		);
 	});
 
 	test('Return All follows the cursor across pages of 100', async () => {
@@ -165,7 +227,9 @@ describe('Lead: Get Many', () => {
 		expect(new Set(ids).size).toBe(250);
 		const calls = (await bed.requests()).filter((request) => request.path === '/v1/leads');
 		expect(calls).toHaveLength(3);
-		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(
+			true,
+		);
 	});
 
 	test('a limit above one page is reached over several pages', async () => {
@@ -220,7 +284,10 @@ describe('Lead: Update', () => {
 	test('"Nobody" removes the assignment and empty notes clear them', async () => {
 		const lead = await createLead();
 		const users = await bed.api.get<{ data: Array<{ id: string }> }>('/v1/users?limit=10');
-		await bed.api.patch(`/v1/leads/${String(lead.id)}`, { assigned_to: users.body.data[0].id, notes: 'x' });
+		await bed.api.patch(`/v1/leads/${String(lead.id)}`, {
+			assigned_to: users.body.data[0].id,
+			notes: 'x',
+		});
 
 		const result = await bed.run({
 			resource: 'lead',
@@ -237,7 +304,14 @@ describe('Lead: Update', () => {
 			resource: 'lead',
 			operation: 'update',
 			leadId: rl(String(lead.id)),
-			updateFields: { customFieldsUi: { field: [{ key: 'plan', value: '' }, { key: 'constructor', value: 'x' }] } },
+			updateFields: {
+				customFieldsUi: {
+					field: [
+						{ key: 'plan', value: '' },
+						{ key: 'constructor', value: 'x' },
+					],
+				},
+			},
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].custom_fields).toEqual({ seats: 3, constructor: 'x' });
@@ -259,7 +333,12 @@ describe('Lead: Update', () => {
 	test('without any field to update it fails before sending anything', async () => {
 		const lead = await createLead();
 		await bed.control.delete('/_sandbox/requests');
-		const result = await bed.run({ resource: 'lead', operation: 'update', leadId: rl(String(lead.id)), updateFields: {} });
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'update',
+			leadId: rl(String(lead.id)),
+			updateFields: {},
+		});
 		expect(result.error?.message).toBe(
 			'Update Fields: add at least one field to update (Status, Assigned To, Notes or Custom Fields) [item 0]',
 		);
@@ -270,12 +349,22 @@ describe('Lead: Update', () => {
 describe('Lead: Sync to CRM', () => {
 	test('pushes the lead and returns the sync result', async () => {
 		const lead = await createLead();
-		const result = await bed.run({ resource: 'lead', operation: 'syncToCrm', leadId: rl(String(lead.id)) });
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'syncToCrm',
+			leadId: rl(String(lead.id)),
+		});
 
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0]).toMatchObject({ lead_id: lead.id, synced: true, crm_type: 'hubspot' });
+		expect(jsonOf(result)[0]).toMatchObject({
+			lead_id: lead.id,
+			synced: true,
+			crm_type: 'hubspot',
+		});
 		expect(String(jsonOf(result)[0].crm_record_id)).toMatch(/^crm_/);
-		const pushes = (await bed.control.get<Array<{ lead_id: string; reason: string }>>('/_sandbox/crm/pushes')).body;
+		const pushes = (
+			await bed.control.get<Array<{ lead_id: string; reason: string }>>('/_sandbox/crm/pushes')
+		).body;
 		expect(pushes).toContainEqual(expect.objectContaining({ lead_id: lead.id, reason: 'manual' }));
 	});
 
@@ -283,7 +372,11 @@ describe('Lead: Sync to CRM', () => {
 		const lead = await createLead();
 		await bed.control.patch(CONTROL.account(ACCOUNT_A), { crm: null });
 		try {
-			const result = await bed.run({ resource: 'lead', operation: 'syncToCrm', leadId: rl(String(lead.id)) });
+			const result = await bed.run({
+				resource: 'lead',
+				operation: 'syncToCrm',
+				leadId: rl(String(lead.id)),
+			});
 			expect(result.error?.message).toMatch(/\(crm_not_configured\) \[item 0\]$/);
 			expect(errorText(result)).toContain('HTTP 409');
 		} finally {
@@ -317,11 +410,17 @@ describe('Lead: Sync Many to CRM', () => {
 		expect(result.items).toHaveLength(240);
 		result.items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ lead_id: input[index].json.id, synced: true, crm_type: 'hubspot' });
+			expect(item.json).toMatchObject({
+				lead_id: input[index].json.id,
+				synced: true,
+				crm_type: 'hubspot',
+			});
 		});
 		// The repeated leads got the same CRM record as their first occurrence.
 		expect(result.items[230].json.crm_record_id).toBe(result.items[0].json.crm_record_id);
-		const calls = (await bed.requests()).filter((request) => request.path === '/v1/leads/batch-sync-crm');
+		const calls = (await bed.requests()).filter(
+			(request) => request.path === '/v1/leads/batch-sync-crm',
+		);
 		expect(calls).toHaveLength(3);
 	});
 
@@ -331,7 +430,12 @@ describe('Lead: Sync Many to CRM', () => {
 		const result = await bed.run(
 			{ resource: 'lead', operation: 'syncManyToCrm', leadId: rl('={{ $json.id }}') },
 			{
-				input: items({ id: String(a.id) }, { id: 'lead_doesnotexist0000' }, { id: 'nonsense' }, { id: String(b.id) }),
+				input: items(
+					{ id: String(a.id) },
+					{ id: 'lead_doesnotexist0000' },
+					{ id: 'nonsense' },
+					{ id: String(b.id) },
+				),
 				continueOnFail: true,
 			},
 		);
@@ -343,9 +447,16 @@ describe('Lead: Sync Many to CRM', () => {
 		expect(missing.error).toBe(
 			'Lead lead_doesnotexist0000 was not synced: No lead with id lead_doesnotexist0000 (not_found) [item 1]',
 		);
-		expect(invalid.error).toMatch(/^Lead: expected an ID like lead_\w+, got "nonsense" \[item 2\]$/);
+		expect(invalid.error).toMatch(
+			/^Lead: expected an ID like lead_\w+, got "nonsense" \[item 2\]$/,
+		);
 		expect(last).toMatchObject({ lead_id: b.id, synced: true });
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 	});
 
 	test('without Continue On Fail a failed lead stops the node naming its item', async () => {
@@ -367,7 +478,9 @@ describe('Lead: Sync Many to CRM', () => {
 			{ resource: 'lead', operation: 'syncManyToCrm', leadId: rl('={{ $json.id }}') },
 			{ input: items({ id: String(a.id) }, { id: 'res_abc' }) },
 		);
-		expect(result.error?.message).toMatch(/^Lead: expected an ID like lead_\w+, got "res_abc" \[item 1\]$/);
+		expect(result.error?.message).toMatch(
+			/^Lead: expected an ID like lead_\w+, got "res_abc" \[item 1\]$/,
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 });

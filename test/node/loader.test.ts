@@ -41,7 +41,11 @@ test('every file package.json lists exists', () => {
 
 test('the nodes and the credential load under the package name', () => {
 	expect(loader.packageName).toBe(PACKAGE);
-	expect(Object.keys(loader.nodeTypes).sort()).toEqual(['contentMarketing', 'contentMarketingPollTrigger', 'contentMarketingTrigger']);
+	expect(Object.keys(loader.nodeTypes).sort()).toEqual([
+		'contentMarketing',
+		'contentMarketingPollTrigger',
+		'contentMarketingTrigger',
+	]);
 	expect(Object.keys(loader.credentialTypes)).toEqual(['contentMarketingApi']);
 	expect(loader.known.credentials.contentMarketingApi.supportedNodes?.sort()).toEqual([
 		'contentMarketing',
@@ -50,17 +54,29 @@ test('the nodes and the credential load under the package name', () => {
 	]);
 });
 
-test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollTrigger'])('%s: icons, codex and parameters resolve', (name) => {
-	const description = loader.nodeTypes[name].type.description as INodeTypeDescription;
-	expectThemedIcons(description.iconUrl);
-	expect(description.codex?.categories?.length).toBeGreaterThan(0);
-	expect(description.codex?.resources?.primaryDocumentation?.[0]?.url).toMatch(/^https:\/\//);
-	expect(description.codex?.resources?.credentialDocumentation?.[0]?.url).toMatch(/^https:\/\//);
-	expect(description.credentials?.map((credential) => credential.name)).toEqual(['contentMarketingApi']);
-	// n8n resolves the defaults of every parameter as the editor does when the node is added.
-	const parameters = NodeHelpers.getNodeParameters(description.properties, {}, true, false, null, description);
-	expect(parameters).not.toBeNull();
-});
+test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollTrigger'])(
+	'%s: icons, codex and parameters resolve',
+	(name) => {
+		const description = loader.nodeTypes[name].type.description as INodeTypeDescription;
+		expectThemedIcons(description.iconUrl);
+		expect(description.codex?.categories?.length).toBeGreaterThan(0);
+		expect(description.codex?.resources?.primaryDocumentation?.[0]?.url).toMatch(/^https:\/\//);
+		expect(description.codex?.resources?.credentialDocumentation?.[0]?.url).toMatch(/^https:\/\//);
+		expect(description.credentials?.map((credential) => credential.name)).toEqual([
+			'contentMarketingApi',
+		]);
+		// n8n resolves the defaults of every parameter as the editor does when the node is added.
+		const parameters = NodeHelpers.getNodeParameters(
+			description.properties,
+			{},
+			true,
+			false,
+			null,
+			description,
+		);
+		expect(parameters).not.toBeNull();
+	},
+);
 
 test('the action node: usable as a tool, its load-options methods registered', () => {
 	const { type } = loader.nodeTypes.contentMarketing;
@@ -68,12 +84,15 @@ test('the action node: usable as a tool, its load-options methods registered', (
 	expect(description.usableAsTool).toBe(true);
 	// the category the issue and the codex docs name ("Marketing & Content"), for both nodes
 	expect(description.codex?.categories).toEqual(['Marketing & Content']);
-	expect(description.__loadOptionsMethods?.sort()).toEqual(['getAssignees', 'getCtas', 'getEventTypes', 'getUsers']);
-	expect(Object.keys((type as { methods?: { listSearch?: object } }).methods?.listSearch ?? {}).sort()).toEqual([
-		'searchLeads',
-		'searchResources',
-		'searchWebhookEndpoints',
+	expect(description.__loadOptionsMethods?.sort()).toEqual([
+		'getAssignees',
+		'getCtas',
+		'getEventTypes',
+		'getUsers',
 	]);
+	expect(
+		Object.keys((type as { methods?: { listSearch?: object } }).methods?.listSearch ?? {}).sort(),
+	).toEqual(['searchLeads', 'searchResources', 'searchWebhookEndpoints']);
 	const resource = description.properties.find((property) => property.name === 'resource');
 	expect(resource?.options?.map((option) => (option as { value: string }).value)).toEqual([
 		'analytics',
@@ -85,7 +104,8 @@ test('the action node: usable as a tool, its load-options methods registered', (
 
 test('every list search and load-options method a parameter names exists', () => {
 	const { type } = loader.nodeTypes.contentMarketing;
-	const methods = (type as { methods?: { listSearch?: object; loadOptions?: object } }).methods ?? {};
+	const methods =
+		(type as { methods?: { listSearch?: object; loadOptions?: object } }).methods ?? {};
 	const named = JSON.stringify((type.description as INodeTypeDescription).properties);
 	for (const [, method] of named.matchAll(/"searchListMethod":"(\w+)"/g)) {
 		expect(Object.keys(methods.listSearch ?? {})).toContain(method);

@@ -51,13 +51,28 @@ it('streams a stream: the file chunks pass through, text parts first, Content-Le
 });
 
 it('sends a stream of unknown size chunked (no Content-Length)', async () => {
-	const multipart = await buildMultipartBody({}, { fileName: 'a.pdf', mimeType: 'application/pdf', open: async () => Readable.from([Buffer.from('x')]) });
+	const multipart = await buildMultipartBody(
+		{},
+		{
+			fileName: 'a.pdf',
+			mimeType: 'application/pdf',
+			open: async () => Readable.from([Buffer.from('x')]),
+		},
+	);
 	expect(multipart.contentLength).toBeUndefined();
 	expect(await text(multipart.body)).toContain('\r\n\r\nx\r\n');
 });
 
 it('sends inline binary data as one Buffer with its exact length', async () => {
-	const multipart = await buildMultipartBody({ title: 'T' }, { fileName: 'a.pdf', mimeType: 'application/pdf', size: 3, open: async () => Buffer.from('abc') });
+	const multipart = await buildMultipartBody(
+		{ title: 'T' },
+		{
+			fileName: 'a.pdf',
+			mimeType: 'application/pdf',
+			size: 3,
+			open: async () => Buffer.from('abc'),
+		},
+	);
 	expect(Buffer.isBuffer(multipart.body)).toBe(true);
 	expect(multipart.contentLength).toBe((multipart.body as Buffer).length);
 });

@@ -66,7 +66,8 @@ export class NodeTestBed extends SandboxClient {
 	}
 
 	get harness(): Harness {
-		if (this.loaded === undefined) throw new Error('The test bed is not started (use it inside tests and hooks)');
+		if (this.loaded === undefined)
+			throw new Error('The test bed is not started (use it inside tests and hooks)');
 		return this.loaded;
 	}
 
@@ -75,7 +76,10 @@ export class NodeTestBed extends SandboxClient {
 	}
 
 	/** Runs the node once, fed with `input` (default: one empty item). */
-	async run(parameters: INodeParameters, options: Omit<RunNodeOptions, 'type' | 'parameters'> = {}): Promise<NodeRunResult> {
+	async run(
+		parameters: INodeParameters,
+		options: Omit<RunNodeOptions, 'type' | 'parameters'> = {},
+	): Promise<NodeRunResult> {
 		return await this.harness.runNode({ type: this.nodeType, parameters, ...options });
 	}
 }

@@ -34,28 +34,40 @@ afterAll(async () => {
 
 /** resource/operation of every operation the node offers. */
 function operations(): string[] {
-	const description = bed.harness.nodeTypes.getByNameAndVersion(bed.nodeType).description as INodeTypeDescription;
+	const description = bed.harness.nodeTypes.getByNameAndVersion(bed.nodeType)
+		.description as INodeTypeDescription;
 	return description.properties
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) => {
 			const [resource] = property.displayOptions?.show?.resource as string[];
-			return (property.options ?? []).map((option) => `${resource}/${String((option as { value: string }).value)}`);
+			return (property.options ?? []).map(
+				(option) => `${resource}/${String((option as { value: string }).value)}`,
+			);
 		})
 		.sort();
 }
 
 function shipped(version: string, file: string): JsonSchema {
-	return JSON.parse(readFileSync(path.join(NODE_DIR, '__schema__', version, file), 'utf8')) as JsonSchema;
+	return JSON.parse(
+		readFileSync(path.join(NODE_DIR, '__schema__', version, file), 'utf8'),
+	) as JsonSchema;
 }
 
 test('a schema for every operation and node version, in the form the editor accepts', () => {
-	const description = bed.harness.nodeTypes.getByNameAndVersion(bed.nodeType).description as INodeTypeDescription;
-	const versions = [description.version].flat().map((version) => `v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`);
+	const description = bed.harness.nodeTypes.getByNameAndVersion(bed.nodeType)
+		.description as INodeTypeDescription;
+	const versions = [description.version]
+		.flat()
+		.map((version) => `v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`);
 	expect(versions).toEqual(['v1.0.0', 'v1.1.0']);
-	expect(SCHEMA_CASES.map((schemaCase) => `${schemaCase.resource}/${schemaCase.operation}`).sort()).toEqual(operations());
+	expect(
+		SCHEMA_CASES.map((schemaCase) => `${schemaCase.resource}/${schemaCase.operation}`).sort(),
+	).toEqual(operations());
 	for (const version of versions) {
 		for (const operation of operations()) {
-			expect(existsSync(path.join(NODE_DIR, '__schema__', version, `${operation}.json`))).toBe(true);
+			expect(existsSync(path.join(NODE_DIR, '__schema__', version, `${operation}.json`))).toBe(
+				true,
+			);
 			// The editor's isNonEmptyJsonSchema: an object with a type and at least one property.
 			const schema = shipped(version, `${operation}.json`);
 			expect(schema.type).toBe('object');
@@ -64,13 +76,18 @@ test('a schema for every operation and node version, in the form the editor acce
 	}
 });
 
-test.each(SCHEMA_CASES.map((schemaCase) => [`${schemaCase.resource} › ${schemaCase.operation}`, schemaCase] as const))(
-	"%s: the real output fits the shipped schema, field for field",
-	async (_label, schemaCase) => {
-		const result = await bed.run(schemaCase.parameters(prepared), { input: schemaCase.input?.(prepared) });
-		expect(result.error).toBeUndefined();
-		expect(result.items.length).toBeGreaterThan(0);
-		const schema = shipped('v1.1.0', schemaFile(schemaCase));
-		expect(result.items.map((item) => misfit(schema, item.json)).filter((problem) => problem !== '')).toEqual([]);
-	},
-);
+test.each(
+	SCHEMA_CASES.map(
+		(schemaCase) => [`${schemaCase.resource} › ${schemaCase.operation}`, schemaCase] as const,
+	),
+)('%s: the real output fits the shipped schema, field for field', async (_label, schemaCase) => {
+	const result = await bed.run(schemaCase.parameters(prepared), {
+		input: schemaCase.input?.(prepared),
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.items.length).toBeGreaterThan(0);
+	const schema = shipped('v1.1.0', schemaFile(schemaCase));
+	expect(
+		result.items.map((item) => misfit(schema, item.json)).filter((problem) => problem !== ''),
+	).toEqual([]);
+});

@@ -26,11 +26,16 @@ beforeEach(() => {
 });
 
 const emails = (count: number, prefix = 'p'): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, index) => ({ json: { email: `${prefix}${index}@example.com` } }));
+	Array.from({ length: count }, (_, index) => ({
+		json: { email: `${prefix}${index}@example.com` },
+	}));
 const create = { resource: 'lead', operation: 'create', email: '={{ $json.email }}' };
 const posts = () => proxy.requests.filter((request) => request.method === 'POST');
 const emailOf = (body: string) => String((JSON.parse(body) as IDataObject).email);
-const refused = (message: string) => ({ status: 400, body: { error: { code: 'invalid_params', message, param: 'email' } } });
+const refused = (message: string) => ({
+	status: 400,
+	body: { error: { code: 'invalid_params', message, param: 'email' } },
+});
 
 test('with random latencies the output is in input order, each item paired with its input, several requests in flight', async () => {
 	const random = seeded(4);
@@ -41,7 +46,9 @@ test('with random latencies the output is in input order, each item paired with 
 
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => item.json.email)).toEqual(input.map((item) => item.json.email));
-	expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, index) => ({ item: index })));
+	expect(result.items.map((item) => item.pairedItem)).toEqual(
+		input.map((_, index) => ({ item: index })),
+	);
 	expect(proxy.maxInFlight).toBeGreaterThan(1);
 	expect(proxy.maxInFlight).toBeLessThanOrEqual(100);
 	expect(await bed.allLeadIds()).toHaveLength(80);
@@ -56,13 +63,20 @@ test('Max Parallel Requests 1 sends one request at a time, in input order', asyn
 
 	expect(result.error).toBeUndefined();
 	expect(proxy.maxInFlight).toBe(1);
-	expect(posts().map((request) => emailOf(request.body))).toEqual(input.map((item) => item.json.email));
+	expect(posts().map((request) => emailOf(request.body))).toEqual(
+		input.map((item) => item.json.email),
+	);
 });
 
 test('a Max Parallel Requests that is not a whole number from 1 to 200 is refused before any request', async () => {
-	const result = await bed.run({ ...create, options: { maxParallelRequests: 0 } }, { input: emails(2) });
+	const result = await bed.run(
+		{ ...create, options: { maxParallelRequests: 0 } },
+		{ input: emails(2) },
+	);
 
-	expect(result.error?.message).toBe('Max Parallel Requests: expected a whole number from 1 to 200, got 0 [item 0]');
+	expect(result.error?.message).toBe(
+		'Max Parallel Requests: expected a whole number from 1 to 200, got 0 [item 0]',
+	);
 	expect(proxy.requests).toHaveLength(0);
 });
 
@@ -84,23 +98,32 @@ test('Continue On Fail: failures scattered through a parallel run give error ite
 	expect(result.items).toHaveLength(40);
 	result.items.forEach((item, index) => {
 		expect(item.pairedItem).toEqual({ item: index });
-		if (failing.has(index)) expect(item.json.error).toBe(`refused by the proxy (invalid_params) [item ${index}]`);
-		else expect(item.json).toMatchObject({ email: `p${index}@example.com`, id: expect.any(String) });
+		if (failing.has(index))
+			expect(item.json.error).toBe(`refused by the proxy (invalid_params) [item ${index}]`);
+		else
+			expect(item.json).toMatchObject({ email: `p${index}@example.com`, id: expect.any(String) });
 	});
 	expect(await bed.allLeadIds()).toHaveLength(36);
 });
 
 test('without Continue On Fail the first failure stops the node: nothing starts after it, and the error says what was sent', async () => {
 	proxy.reset({
-		delay: (request) => (request.method === 'POST' && emailOf(request.body) === 'p7@example.com' ? 0 : 400),
-		rule: (request) => (request.method === 'POST' && emailOf(request.body) === 'p7@example.com' ? refused('not this one') : 'forward'),
+		delay: (request) =>
+			request.method === 'POST' && emailOf(request.body) === 'p7@example.com' ? 0 : 400,
+		rule: (request) =>
+			request.method === 'POST' && emailOf(request.body) === 'p7@example.com'
+				? refused('not this one')
+				: 'forward',
 	});
 
 	const result = await bed.run(create, { input: emails(60) });
 
 	expect(result.error?.message).toBe('not this one (invalid_params) [item 7]');
 	const description = String((result.error as { description?: string }).description);
-	const match = /The node stopped at item 7; (\d+) other items? had already been sent \([^;]*; (\d+) succeeded\)/.exec(description);
+	const match =
+		/The node stopped at item 7; (\d+) other items? had already been sent \([^;]*; (\d+) succeeded\)/.exec(
+			description,
+		);
 	expect(match).not.toBeNull();
 	const [others, succeeded] = [Number(match?.[1]), Number(match?.[2])];
 	// Exactly the items the error names reached the service, and nothing started after the failure.
@@ -118,7 +141,11 @@ test('a 429 storm makes every sender wait for the Retry-After, then all items ar
 		rule: (request, index) => {
 			if (request.method !== 'POST' || index < 15 || refusedCount >= 10) return 'forward';
 			refusedCount++;
-			return { status: 429, headers: { 'retry-after': '2' }, body: { error: { code: 'rate_limited', message: 'slow down' } } };
+			return {
+				status: 429,
+				headers: { 'retry-after': '2' },
+				body: { error: { code: 'rate_limited', message: 'slow down' } },
+			};
 		},
 	});
 	const input = emails(60);
@@ -128,11 +155,19 @@ test('a 429 storm makes every sender wait for the Retry-After, then all items ar
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => item.json.email)).toEqual(input.map((item) => item.json.email));
 	expect(await bed.allLeadIds()).toHaveLength(60);
-	const first429 = Math.min(...posts().filter((request) => request.status === 429).map((request) => request.answeredAt ?? 0));
+	const first429 = Math.min(
+		...posts()
+			.filter((request) => request.status === 429)
+			.map((request) => request.answeredAt ?? 0),
+	);
 	// Requests already on their way arrive just after the 429; then nobody sends until Retry-After (2 s) passed.
-	const duringPause = posts().filter((request) => request.arrivedAt > first429 + 300 && request.arrivedAt < first429 + 1700);
+	const duringPause = posts().filter(
+		(request) => request.arrivedAt > first429 + 300 && request.arrivedAt < first429 + 1700,
+	);
 	expect(duringPause).toEqual([]);
-	expect(posts().filter((request) => request.arrivedAt >= first429 + 1700).length).toBeGreaterThan(0);
+	expect(posts().filter((request) => request.arrivedAt >= first429 + 1700).length).toBeGreaterThan(
+		0,
+	);
 });
 
 test('fault soak: 500 creates in parallel with 429s, 500s, drops and answers lost after commit create exactly 500 leads', async () => {
@@ -141,7 +176,8 @@ test('fault soak: 500 creates in parallel with 429s, 500s, drops and answers los
 		const random = seeded(7);
 		proxy.reset({
 			delay: () => Math.floor(random() * 5),
-			rule: (request) => (request.method === 'POST' && random() < 0.05 ? 'drop-after-forward' : 'forward'),
+			rule: (request) =>
+				request.method === 'POST' && random() < 0.05 ? 'drop-after-forward' : 'forward',
 		});
 		await bed.control.put('/_sandbox/faults', {
 			rate_429: 0.1,
@@ -156,9 +192,15 @@ test('fault soak: 500 creates in parallel with 429s, 500s, drops and answers los
 		const result = await bed.run(create, { input });
 
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.email)).toEqual(input.map((item) => item.json.email));
+		expect(result.items.map((item) => item.json.email)).toEqual(
+			input.map((item) => item.json.email),
+		);
 		expect(proxy.maxInFlight).toBeGreaterThan(1);
-		expect(proxy.requests.some((request) => request.status === undefined && request.answeredAt !== undefined)).toBe(true);
+		expect(
+			proxy.requests.some(
+				(request) => request.status === undefined && request.answeredAt !== undefined,
+			),
+		).toBe(true);
 		await bed.control.delete('/_sandbox/faults');
 		expect(await bed.allLeadIds()).toHaveLength(500);
 		expect(clock.delays.length).toBeGreaterThan(0);
@@ -174,7 +216,11 @@ test('Sync Many to CRM sends its batches of 100 in parallel, results in input or
 	const input = ids.map((id) => ({ json: { id } as IDataObject }));
 
 	const result = await bed.run(
-		{ resource: 'lead', operation: 'syncManyToCrm', leadId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+		{
+			resource: 'lead',
+			operation: 'syncManyToCrm',
+			leadId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+		},
 		{ input },
 	);
 
@@ -188,11 +234,20 @@ test('uploads: never more than 2 files in flight at once', async () => {
 	proxy.reset({ delay: () => 40 });
 	const input = Array.from({ length: 8 }, (_, index) => ({
 		json: {},
-		binary: { doc: binary(`file ${index}`, { mimeType: 'application/pdf', fileName: `f${index}.pdf` }) },
+		binary: {
+			doc: binary(`file ${index}`, { mimeType: 'application/pdf', fileName: `f${index}.pdf` }),
+		},
 	}));
 
 	const result = await bed.run(
-		{ resource: 'contentResource', operation: 'create', inputData: 'binary', binaryPropertyName: 'doc', title: '={{ "T" + $itemIndex }}', type: 'ebook' },
+		{
+			resource: 'contentResource',
+			operation: 'create',
+			inputData: 'binary',
+			binaryPropertyName: 'doc',
+			title: '={{ "T" + $itemIndex }}',
+			type: 'ebook',
+		},
 		{ input },
 	);
 

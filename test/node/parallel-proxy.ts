@@ -15,7 +15,10 @@ export interface SeenRequest {
 }
 
 /** What to do with a request: forward it, answer it here, or forward it and drop the connection after. */
-export type Rule = 'forward' | 'drop-after-forward' | { status: number; headers?: Record<string, string>; body?: unknown };
+export type Rule =
+	| 'forward'
+	| 'drop-after-forward'
+	| { status: number; headers?: Record<string, string>; body?: unknown };
 
 export interface ProxyOptions {
 	/** Milliseconds to hold the request before acting on it (default 0). */
@@ -88,12 +91,19 @@ export class ParallelProxy {
 		const rule = this.options.rule?.(seen, index) ?? 'forward';
 		try {
 			if (rule !== 'forward' && rule !== 'drop-after-forward') {
-				this.answer(seen, res, rule.status, { 'content-type': 'application/json', ...rule.headers }, JSON.stringify(rule.body ?? {}));
+				this.answer(
+					seen,
+					res,
+					rule.status,
+					{ 'content-type': 'application/json', ...rule.headers },
+					JSON.stringify(rule.body ?? {}),
+				);
 				return;
 			}
 			const headers: Record<string, string> = {};
 			for (const [name, value] of Object.entries(req.headers)) {
-				if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+				if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+					headers[name] = value;
 			}
 			let upstream: Response;
 			let text: string;
@@ -116,7 +126,10 @@ export class ParallelProxy {
 			}
 			const answerHeaders: Record<string, string> = {};
 			upstream.headers.forEach((value, name) => {
-				if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) answerHeaders[name] = value;
+				if (
+					!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)
+				)
+					answerHeaders[name] = value;
 			});
 			this.answer(seen, res, upstream.status, answerHeaders, text);
 		} finally {
@@ -124,7 +137,13 @@ export class ParallelProxy {
 		}
 	}
 
-	private answer(seen: SeenRequest, res: http.ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+	private answer(
+		seen: SeenRequest,
+		res: http.ServerResponse,
+		status: number,
+		headers: Record<string, string>,
+		body: string,
+	): void {
 		seen.answeredAt = Date.now();
 		seen.status = status;
 		res.writeHead(status, headers);

@@ -23,10 +23,17 @@ interface Server {
 	close(): Promise<void>;
 }
 
-async function serve(host: string, answer: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Server> {
+async function serve(
+	host: string,
+	answer: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<Server> {
 	const seen: Seen[] = [];
 	const server = http.createServer((req, res) => {
-		seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+		seen.push({
+			method: req.method ?? '',
+			url: req.url ?? '',
+			authorization: req.headers.authorization,
+		});
 		req.resume();
 		req.on('end', () => answer(req, res));
 	});
@@ -60,7 +67,9 @@ beforeAll(async () => {
 			return;
 		}
 		if (url.startsWith('/moved/')) {
-			res.writeHead(req.headers.authorization === `Bearer ${bed.keys.full}` ? 200 : 401, { 'content-type': 'application/json' });
+			res.writeHead(req.headers.authorization === `Bearer ${bed.keys.full}` ? 200 : 401, {
+				'content-type': 'application/json',
+			});
 			res.end('{"object":"list","data":[],"has_more":false,"next_cursor":null}');
 			return;
 		}
@@ -83,32 +92,70 @@ beforeEach(() => {
 const cases: Array<[string, INodeParameters, Parameters<typeof bed.run>[1]]> = [
 	['Lead › Create (POST)', { resource: 'lead', operation: 'create', email: 'a@example.com' }, {}],
 	['Lead › Get Many (paging)', { resource: 'lead', operation: 'getAll', returnAll: true }, {}],
-	['Lead › Update (PATCH)', { resource: 'lead', operation: 'update', leadId: { __rl: true, mode: 'id', value: 'lead_abcdefabcdefabcdef' }, updateFields: { notes: 'x' } }, {}],
+	[
+		'Lead › Update (PATCH)',
+		{
+			resource: 'lead',
+			operation: 'update',
+			leadId: { __rl: true, mode: 'id', value: 'lead_abcdefabcdefabcdef' },
+			updateFields: { notes: 'x' },
+		},
+		{},
+	],
 	[
 		'Content Resource › Create with a file (multipart)',
-		{ resource: 'contentResource', operation: 'create', inputData: 'binary', binaryPropertyName: 'doc', title: 'T', type: 'ebook' },
-		{ input: [{ json: {}, binary: { doc: binary('pdf bytes', { mimeType: 'application/pdf', fileName: 'a.pdf' }) } }] },
+		{
+			resource: 'contentResource',
+			operation: 'create',
+			inputData: 'binary',
+			binaryPropertyName: 'doc',
+			title: 'T',
+			type: 'ebook',
+		},
+		{
+			input: [
+				{
+					json: {},
+					binary: { doc: binary('pdf bytes', { mimeType: 'application/pdf', fileName: 'a.pdf' }) },
+				},
+			],
+		},
 	],
 ];
 
-test.each(cases)('%s: a 307 to another origin is an error naming it, and the key never arrives there', async (_name, parameters, options) => {
-	const result = await bed.run(parameters, options);
+test.each(cases)(
+	'%s: a 307 to another origin is an error naming it, and the key never arrives there',
+	async (_name, parameters, options) => {
+		const result = await bed.run(parameters, options);
 
-	expect(base.seen.length).toBeGreaterThan(0);
-	expect(base.seen[0].authorization).toBe(`Bearer ${bed.keys.full}`);
-	expect(elsewhere.seen).toEqual([]);
-	const origin = elsewhere.url;
-	expect(result.error?.message).toBe(`The Content Marketing API redirected the request to ${origin} [item 0]`);
-	expect(errorText(result)).toContain('Check the Base URL in the credential');
-	expect(errorText(result)).toContain(`the API key did not leave ${base.url}`);
-	expect(JSON.stringify(result.result.run)).not.toContain(bed.keys.full);
-});
+		expect(base.seen.length).toBeGreaterThan(0);
+		expect(base.seen[0].authorization).toBe(`Bearer ${bed.keys.full}`);
+		expect(elsewhere.seen).toEqual([]);
+		const origin = elsewhere.url;
+		expect(result.error?.message).toBe(
+			`The Content Marketing API redirected the request to ${origin} [item 0]`,
+		);
+		expect(errorText(result)).toContain('Check the Base URL in the credential');
+		expect(errorText(result)).toContain(`the API key did not leave ${base.url}`);
+		expect(JSON.stringify(result.result.run)).not.toContain(bed.keys.full);
+	},
+);
 
-test('a redirect within the Base URL\'s origin is followed, with the key', async () => {
-	const result = await bed.run({ resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_same00000000000000' } });
+test("a redirect within the Base URL's origin is followed, with the key", async () => {
+	const result = await bed.run({
+		resource: 'lead',
+		operation: 'get',
+		leadId: { __rl: true, mode: 'id', value: 'lead_same00000000000000' },
+	});
 
 	expect(errorText(result)).toBe('');
-	expect(base.seen.map((request) => request.url)).toEqual(['/v1/leads/lead_same00000000000000', '/moved/v1/leads']);
-	expect(base.seen.map((request) => request.authorization)).toEqual([`Bearer ${bed.keys.full}`, `Bearer ${bed.keys.full}`]);
+	expect(base.seen.map((request) => request.url)).toEqual([
+		'/v1/leads/lead_same00000000000000',
+		'/moved/v1/leads',
+	]);
+	expect(base.seen.map((request) => request.authorization)).toEqual([
+		`Bearer ${bed.keys.full}`,
+		`Bearer ${bed.keys.full}`,
+	]);
 	expect(elsewhere.seen).toEqual([]);
 });

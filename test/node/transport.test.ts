@@ -30,7 +30,8 @@ function useCredential(data: { apiKey?: string; baseUrl?: string }): void {
 
 const viaProxy = () => useCredential({ baseUrl: proxy.url });
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((entry) => ({ json: entry }));
+const items = (...json: IDataObject[]): INodeExecutionData[] =>
+	json.map((entry) => ({ json: entry }));
 
 async function createLead(email = 'ada@example.com'): Promise<IDataObject> {
 	const { body } = await bed.api.post('/v1/leads', { email });
@@ -56,9 +57,25 @@ describe('errors', () => {
 	});
 
 	test.each([
-		['a missing lead (404)', { operation: 'get', leadId: rl('lead_doesnotexist0000') }, /\(not_found\) \[item 0\]$/],
-		['a CRM sync of another account\'s lead (403)', { operation: 'syncToCrm', leadId: rl('={{ $json.otherLead }}') }, /\(forbidden\) \[item 0\]$/],
-		['an unknown assignee (400)', { operation: 'update', leadId: rl('={{ $json.lead }}'), updateFields: { assigned_to: 'user_doesnotexist0000' } }, /^assigned_to.*\(invalid_params\) \[item 0\]$/],
+		[
+			'a missing lead (404)',
+			{ operation: 'get', leadId: rl('lead_doesnotexist0000') },
+			/\(not_found\) \[item 0\]$/,
+		],
+		[
+			"a CRM sync of another account's lead (403)",
+			{ operation: 'syncToCrm', leadId: rl('={{ $json.otherLead }}') },
+			/\(forbidden\) \[item 0\]$/,
+		],
+		[
+			'an unknown assignee (400)',
+			{
+				operation: 'update',
+				leadId: rl('={{ $json.lead }}'),
+				updateFields: { assigned_to: 'user_doesnotexist0000' },
+			},
+			/^assigned_to.*\(invalid_params\) \[item 0\]$/,
+		],
 	])('the full key appears nowhere after %s', async (_name, parameters, message) => {
 		const lead = await createLead();
 		const other = await bed.other.post('/v1/leads', { email: 'b@example.com' });
@@ -108,7 +125,14 @@ describe('retries', () => {
 	test('Retry-After is honoured in real time', async () => {
 		viaProxy();
 		proxy.rules = {
-			decide: (_request, index) => (index === 0 ? { status: 429, headers: { 'Retry-After': '1' }, body: { error: { code: 'rate_limited', message: 'slow down' } } } : 'forward'),
+			decide: (_request, index) =>
+				index === 0
+					? {
+							status: 429,
+							headers: { 'Retry-After': '1' },
+							body: { error: { code: 'rate_limited', message: 'slow down' } },
+						}
+					: 'forward',
 		};
 		const started = Date.now();
 		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
@@ -154,7 +178,9 @@ describe('retries', () => {
 		clock = virtualSleep();
 		await bed.control.put('/_sandbox/faults', { rate_429: 1, seed: 1 });
 		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
-		expect(result.error?.message).toBe('Too many requests (sandbox fault); retry later (rate_limited) [item 0]');
+		expect(result.error?.message).toBe(
+			'Too many requests (sandbox fault); retry later (rate_limited) [item 0]',
+		);
 		expect(errorText(result)).toContain('still exceeded after several retries');
 		expect(await bed.requests()).toHaveLength(7);
 		expect(clock.delays).toEqual([1000, 1000, 1000, 1000, 1000, 1000]);
@@ -172,7 +198,11 @@ describe('retries', () => {
 		};
 		const get = await bed.run({ resource: 'lead', operation: 'get', leadId: rl(String(lead.id)) });
 		expect(get.error).toBeUndefined();
-		const sync = await bed.run({ resource: 'lead', operation: 'syncToCrm', leadId: rl(String(lead.id)) });
+		const sync = await bed.run({
+			resource: 'lead',
+			operation: 'syncToCrm',
+			leadId: rl(String(lead.id)),
+		});
 		expect(errorText(sync)).toBe('');
 		expect(jsonOf(sync)[0]).toMatchObject({ synced: true });
 		const syncs = proxy.requests.filter((request) => request.url.endsWith('/sync-crm'));
@@ -181,7 +211,11 @@ describe('retries', () => {
 		expect(syncs[1].headers['idempotency-key']).toBe(syncs[0].headers['idempotency-key']);
 
 		proxy.reset();
-		const missing = await bed.run({ resource: 'lead', operation: 'get', leadId: rl('lead_doesnotexist0000') });
+		const missing = await bed.run({
+			resource: 'lead',
+			operation: 'get',
+			leadId: rl('lead_doesnotexist0000'),
+		});
 		expect(missing.error?.message).toMatch(/\(not_found\)/);
 		expect(proxy.requests).toHaveLength(1);
 	});
@@ -190,14 +224,19 @@ describe('retries', () => {
 		clock = virtualSleep();
 		await bed.control.put('/_sandbox/faults', { rate_500: 1, seed: 1 });
 		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
-		expect(result.error?.message).toBe('Internal server error (sandbox fault) (server_error) [item 0]');
+		expect(result.error?.message).toBe(
+			'Internal server error (sandbox fault) (server_error) [item 0]',
+		);
 		expect((result.error as unknown as { httpCode: string }).httpCode).toBe('500');
 	});
 
 	test('a create whose answer was lost is re-sent with the same Idempotency-Key and created once (§8)', async () => {
 		clock = virtualSleep();
 		viaProxy();
-		proxy.rules = { decide: (request, index) => (request.method === 'POST' && index === 0 ? 'drop-after-forward' : 'forward') };
+		proxy.rules = {
+			decide: (request, index) =>
+				request.method === 'POST' && index === 0 ? 'drop-after-forward' : 'forward',
+		};
 
 		const result = await bed.run(
 			{ resource: 'lead', operation: 'create', email: '={{ $json.email }}' },
@@ -213,15 +252,26 @@ describe('retries', () => {
 		expect(keys.filter((key) => key === keys[0])).toHaveLength(2);
 		expect(new Set(keys).size).toBe(2);
 		const stored = await bed.api.get<{ data: IDataObject[] }>('/v1/leads?limit=100');
-		expect(stored.body.data.map((lead) => lead.email).sort()).toEqual(['once@example.com', 'twice@example.com']);
-		expect(jsonOf(result)[0].id).toBe(stored.body.data.find((lead) => lead.email === 'once@example.com')?.id);
+		expect(stored.body.data.map((lead) => lead.email).sort()).toEqual([
+			'once@example.com',
+			'twice@example.com',
+		]);
+		expect(jsonOf(result)[0].id).toBe(
+			stored.body.data.find((lead) => lead.email === 'once@example.com')?.id,
+		);
 	});
 
 	test('a delete whose answer was lost counts as done when the retry finds it gone (404)', async () => {
 		clock = virtualSleep();
-		const created = await bed.api.post<IDataObject>('/v1/resources', { title: 'Old post', type: 'article' });
+		const created = await bed.api.post<IDataObject>('/v1/resources', {
+			title: 'Old post',
+			type: 'article',
+		});
 		viaProxy();
-		proxy.rules = { decide: (request, index) => (request.method === 'DELETE' && index === 0 ? 'drop-after-forward' : 'forward') };
+		proxy.rules = {
+			decide: (request, index) =>
+				request.method === 'DELETE' && index === 0 ? 'drop-after-forward' : 'forward',
+		};
 
 		const result = await bed.run({
 			resource: 'contentResource',
@@ -254,9 +304,19 @@ describe('retries', () => {
 });
 
 describe('tolerated response forms (§11)', () => {
-	function listAs(shape: (list: { data: unknown[]; next_cursor: string | null; has_more: boolean }) => unknown) {
-		return (_request: unknown, answer: { status: number; body: unknown; headers: Record<string, string> }): Answer => {
-			const body = answer.body as { object?: string; data: unknown[]; next_cursor: string | null; has_more: boolean };
+	function listAs(
+		shape: (list: { data: unknown[]; next_cursor: string | null; has_more: boolean }) => unknown,
+	) {
+		return (
+			_request: unknown,
+			answer: { status: number; body: unknown; headers: Record<string, string> },
+		): Answer => {
+			const body = answer.body as {
+				object?: string;
+				data: unknown[];
+				next_cursor: string | null;
+				has_more: boolean;
+			};
 			return { status: answer.status, body: body?.object === 'list' ? shape(body) : answer.body };
 		};
 	}
@@ -268,8 +328,17 @@ describe('tolerated response forms (§11)', () => {
 
 	test.each([
 		['{ items, next }', listAs((list) => ({ items: list.data, next: list.next_cursor }))],
-		['{ results, cursor, has_more }', listAs((list) => ({ results: list.data, cursor: list.next_cursor, has_more: list.has_more }))],
-		['{ data, next: URL }', listAs((list) => ({ data: list.data, next: list.next_cursor && `https://api.example/v1/leads?cursor=${list.next_cursor}` }))],
+		[
+			'{ results, cursor, has_more }',
+			listAs((list) => ({ results: list.data, cursor: list.next_cursor, has_more: list.has_more })),
+		],
+		[
+			'{ data, next: URL }',
+			listAs((list) => ({
+				data: list.data,
+				next: list.next_cursor && `https://api.example/v1/leads?cursor=${list.next_cursor}`,
+			})),
+		],
 	])('Return All reads lists shaped %s', async (_name, transform) => {
 		proxy.rules = { transform };
 		const result = await bed.run({ resource: 'lead', operation: 'getAll', returnAll: true });
@@ -286,19 +355,38 @@ describe('tolerated response forms (§11)', () => {
 
 	test('a single object wrapped in { data } is unwrapped', async () => {
 		const lead = await createLead();
-		proxy.rules = { transform: (_request, answer) => ({ status: answer.status, body: { data: answer.body } }) };
-		const result = await bed.run({ resource: 'lead', operation: 'get', leadId: rl(String(lead.id)), simplify: false });
+		proxy.rules = {
+			transform: (_request, answer) => ({ status: answer.status, body: { data: answer.body } }),
+		};
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'get',
+			leadId: rl(String(lead.id)),
+			simplify: false,
+		});
 		expect(jsonOf(result)[0]).toEqual(lead);
 	});
 
 	test.each([
-		['{ code, message }', { code: 'not_found', message: 'Lead gone' }, 'Lead gone (not_found) [item 0]'],
+		[
+			'{ code, message }',
+			{ code: 'not_found', message: 'Lead gone' },
+			'Lead gone (not_found) [item 0]',
+		],
 		['{ message }', { message: 'Lead gone' }, 'Lead gone (not_found) [item 0]'],
 		['plain text', 'Lead gone', 'Lead gone (not_found) [item 0]'],
-		['an HTML page', '<html><body><h1>Not Found</h1></body></html>', 'Not Found (not_found) [item 0]'],
+		[
+			'an HTML page',
+			'<html><body><h1>Not Found</h1></body></html>',
+			'Not Found (not_found) [item 0]',
+		],
 	])('errors shaped %s', async (_name, body, message) => {
 		proxy.rules = { decide: () => ({ status: 404, body }) };
-		const result = await bed.run({ resource: 'lead', operation: 'get', leadId: rl('lead_aaaaaaaaaaaaaaaa') });
+		const result = await bed.run({
+			resource: 'lead',
+			operation: 'get',
+			leadId: rl('lead_aaaaaaaaaaaaaaaa'),
+		});
 		expect(result.error?.message).toBe(message);
 	});
 });

@@ -13,9 +13,11 @@ export interface VirtualSleep {
 
 export function virtualSleep(): VirtualSleep {
 	const delays: number[] = [];
-	const sleepWithAbort = jest.spyOn(utils, 'sleepWithAbort').mockImplementation(async (ms: number) => {
-		delays.push(ms);
-	});
+	const sleepWithAbort = jest
+		.spyOn(utils, 'sleepWithAbort')
+		.mockImplementation(async (ms: number) => {
+			delays.push(ms);
+		});
 	const sleep = jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
 		delays.push(ms);
 	});
@@ -43,7 +45,8 @@ export function virtualSleepEachTest(): VirtualSleep {
 	});
 	return {
 		get delays(): number[] {
-			if (current === undefined) throw new Error('The virtual sleep is installed only while a test runs');
+			if (current === undefined)
+				throw new Error('The virtual sleep is installed only while a test runs');
 			return current.delays;
 		},
 		restore() {

@@ -34,7 +34,11 @@ beforeEach(() => {
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 
 async function createEndpoint(fields: IDataObject = {}): Promise<IDataObject> {
-	const { status, body } = await bed.api.post('/v1/webhooks', { url: `${receiverUrl}/hook`, events: ['lead.created'], ...fields });
+	const { status, body } = await bed.api.post('/v1/webhooks', {
+		url: `${receiverUrl}/hook`,
+		events: ['lead.created'],
+		...fields,
+	});
 	expect(status).toBe(201);
 	return body;
 }
@@ -68,33 +72,73 @@ describe('Webhook Endpoint: Create', () => {
 
 	test('events given by an expression as a comma-separated list', async () => {
 		const result = await bed.run(
-			{ resource: 'webhookEndpoint', operation: 'create', url: '={{ $json.url }}', events: '={{ $json.events }}' },
-			{ input: [{ json: { url: 'https://a.example.com/h', events: 'lead.created, lead.status_updated' } }] },
+			{
+				resource: 'webhookEndpoint',
+				operation: 'create',
+				url: '={{ $json.url }}',
+				events: '={{ $json.events }}',
+			},
+			{
+				input: [
+					{ json: { url: 'https://a.example.com/h', events: 'lead.created, lead.status_updated' } },
+				],
+			},
 		);
 		expect(jsonOf(result)[0].events).toEqual(['lead.created', 'lead.status_updated']);
 	});
 
 	test.each([
-		['URL missing', { url: '={{ "" }}', events: ['lead.created'] }, /^URL: is required \[item 0\]$/],
-		['URL not a URL', { url: 'hooks.example.com', events: ['lead.created'] }, /^URL: expected an http\(s\):\/\/ URL/],
-		['URL with another scheme', { url: 'ftp://hooks.example.com', events: ['lead.created'] }, /^URL: expected an http\(s\):\/\/ URL/],
-		['no events', { url: 'https://a.example.com', events: '={{ [] }}' }, /^Events: choose at least one event type \[item 0\]$/],
+		[
+			'URL missing',
+			{ url: '={{ "" }}', events: ['lead.created'] },
+			/^URL: is required \[item 0\]$/,
+		],
+		[
+			'URL not a URL',
+			{ url: 'hooks.example.com', events: ['lead.created'] },
+			/^URL: expected an http\(s\):\/\/ URL/,
+		],
+		[
+			'URL with another scheme',
+			{ url: 'ftp://hooks.example.com', events: ['lead.created'] },
+			/^URL: expected an http\(s\):\/\/ URL/,
+		],
+		[
+			'no events',
+			{ url: 'https://a.example.com', events: '={{ [] }}' },
+			/^Events: choose at least one event type \[item 0\]$/,
+		],
 		[
 			'description too long',
-			{ url: 'https://a.example.com', events: ['lead.created'], additionalFields: { description: 'd'.repeat(501) } },
+			{
+				url: 'https://a.example.com',
+				events: ['lead.created'],
+				additionalFields: { description: 'd'.repeat(501) },
+			},
 			/^Description: must be at most 500 characters/,
 		],
 	])('bad input: %s fails before any request', async (_name, parameters, message) => {
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'create', ...parameters });
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'create',
+			...parameters,
+		});
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toMatch(message);
 		expect(await bed.requests()).toEqual([]);
 	});
 
 	test('an event type the service does not know is refused by the node, naming the known ones', async () => {
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'create', url: 'https://a.example.com', events: ['lead.deleted'] });
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'create',
+			url: 'https://a.example.com',
+			events: ['lead.deleted'],
+		});
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe('Events: expected one of lead.created, lead.status_updated, got "lead.deleted" [item 0]');
+		expect(result.error?.message).toBe(
+			'Events: expected one of lead.created, lead.status_updated, got "lead.deleted" [item 0]',
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 });
@@ -102,23 +146,42 @@ describe('Webhook Endpoint: Create', () => {
 describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 	test('Get returns the endpoint', async () => {
 		const endpoint = await createEndpoint();
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'get', webhookId: rl(String(endpoint.id)) });
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'get',
+			webhookId: rl(String(endpoint.id)),
+		});
 		const { secret: _secret, ...withoutSecret } = endpoint;
 		expect(jsonOf(result)[0]).toEqual(withoutSecret);
 	});
 
 	test('Get Many: Limit, Return All over pages, and filters', async () => {
 		for (let index = 0; index < 25; index++) {
-			await createEndpoint({ url: `https://h${index}.example.com/x`, active: index % 5 !== 0, events: index % 2 ? ['lead.created'] : ['lead.status_updated'] });
+			await createEndpoint({
+				url: `https://h${index}.example.com/x`,
+				active: index % 5 !== 0,
+				events: index % 2 ? ['lead.created'] : ['lead.status_updated'],
+			});
 		}
 		await bed.control.delete('/_sandbox/requests');
 
-		expect((await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', limit: 7 })).items).toHaveLength(7);
+		expect(
+			(await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', limit: 7 })).items,
+		).toHaveLength(7);
 
-		const all = await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true });
+		const all = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(new Set(jsonOf(all).map((endpoint) => endpoint.id)).size).toBe(25);
 
-		const inactive = await bed.run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true, filters: { active: false } });
+		const inactive = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { active: false },
+		});
 		expect(inactive.items).toHaveLength(5);
 		const byEvent = await bed.run({
 			resource: 'webhookEndpoint',
@@ -126,7 +189,9 @@ describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 			returnAll: true,
 			filters: { event: 'lead.created' },
 		});
-		expect(jsonOf(byEvent).every((endpoint) => (endpoint.events as string[]).includes('lead.created'))).toBe(true);
+		expect(
+			jsonOf(byEvent).every((endpoint) => (endpoint.events as string[]).includes('lead.created')),
+		).toBe(true);
 		expect(byEvent.items).toHaveLength(12);
 		const byUrl = await bed.run({
 			resource: 'webhookEndpoint',
@@ -157,24 +222,45 @@ describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 	test('Update without fields fails before any request', async () => {
 		const endpoint = await createEndpoint();
 		await bed.control.delete('/_sandbox/requests');
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'update', webhookId: rl(String(endpoint.id)), updateFields: {} });
-		expect(result.error?.message).toBe('Update Fields: add at least one field to update (URL, Events, Description or Active) [item 0]');
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'update',
+			webhookId: rl(String(endpoint.id)),
+			updateFields: {},
+		});
+		expect(result.error?.message).toBe(
+			'Update Fields: add at least one field to update (URL, Events, Description or Active) [item 0]',
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 
 	test('Delete outputs { id, deleted: true } and the endpoint is gone', async () => {
 		const endpoint = await createEndpoint();
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'delete', webhookId: rl(String(endpoint.id)) });
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'delete',
+			webhookId: rl(String(endpoint.id)),
+		});
 		expect(jsonOf(result)).toEqual([{ id: endpoint.id, deleted: true }]);
 		expect((await bed.api.get(`/v1/webhooks/${String(endpoint.id)}`)).status).toBe(404);
 
-		const again = await bed.run({ resource: 'webhookEndpoint', operation: 'delete', webhookId: rl(String(endpoint.id)) });
+		const again = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'delete',
+			webhookId: rl(String(endpoint.id)),
+		});
 		expect(again.error?.message).toMatch(/\(not_found\) \[item 0\]$/);
 	});
 
 	test('an ID of another kind is refused before any request', async () => {
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'get', webhookId: rl('={{ "lead_abc" }}') });
-		expect(result.error?.message).toMatch(/^Webhook Endpoint: expected an ID like wh_\w+, got "lead_abc" \[item 0\]$/);
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'get',
+			webhookId: rl('={{ "lead_abc" }}'),
+		});
+		expect(result.error?.message).toMatch(
+			/^Webhook Endpoint: expected an ID like wh_\w+, got "lead_abc" \[item 0\]$/,
+		);
 		expect(await bed.requests()).toEqual([]);
 	});
 });
@@ -182,18 +268,38 @@ describe('Webhook Endpoint: Get, Get Many, Update, Delete', () => {
 describe('Webhook Endpoint: Send Test Event', () => {
 	test('delivers webhook.test to the endpoint and reports its answer', async () => {
 		const endpoint = await createEndpoint({ active: false });
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'sendTest', webhookId: rl(String(endpoint.id)) });
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'sendTest',
+			webhookId: rl(String(endpoint.id)),
+		});
 
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0]).toMatchObject({ endpoint_id: endpoint.id, delivered: true, status_code: 200, endpoint_status: 'normal' });
+		expect(jsonOf(result)[0]).toMatchObject({
+			endpoint_id: endpoint.id,
+			delivered: true,
+			status_code: 200,
+			endpoint_status: 'normal',
+		});
 		expect(received).toHaveLength(1);
-		expect(JSON.parse(received[0].body)).toMatchObject({ type: 'webhook.test', data: { test: true } });
+		expect(JSON.parse(received[0].body)).toMatchObject({
+			type: 'webhook.test',
+			data: { test: true },
+		});
 		expect(received[0].headers['cm-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 	});
 
 	test('a failing receiver is reported, not thrown', async () => {
 		const endpoint = await createEndpoint({ url: `${receiverUrl}/fail` });
-		const result = await bed.run({ resource: 'webhookEndpoint', operation: 'sendTest', webhookId: rl(String(endpoint.id)) });
-		expect(jsonOf(result)[0]).toMatchObject({ delivered: false, status_code: 500, endpoint_status: 'unreachable' });
+		const result = await bed.run({
+			resource: 'webhookEndpoint',
+			operation: 'sendTest',
+			webhookId: rl(String(endpoint.id)),
+		});
+		expect(jsonOf(result)[0]).toMatchObject({
+			delivered: false,
+			status_code: 500,
+			endpoint_status: 'unreachable',
+		});
 	});
 });

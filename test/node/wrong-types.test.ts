@@ -16,7 +16,10 @@ const OBJECT = { expression: '={{ {"first": "Ada"} }}', shown: 'an object {"firs
 const LIST = { expression: '={{ ["a", "b"] }}', shown: 'a list ["a","b"]' };
 const TEXT = { expression: '={{ "thirty" }}', shown: '"thirty"' };
 const NUMBER = { expression: '={{ 42 }}', shown: '42' };
-const OBJECT_IN_LIST = { expression: '={{ [{"name": "b2b"}] }}', shown: 'an object {"name":"b2b"}' };
+const OBJECT_IN_LIST = {
+	expression: '={{ [{"name": "b2b"}] }}',
+	shown: 'an object {"name":"b2b"}',
+};
 type Wrong = typeof OBJECT;
 
 const LEAD = rl('lead_aaaaaaaaaaaaaaaa');
@@ -38,14 +41,24 @@ interface Case {
 	typeVersion?: number;
 }
 
-const at = (path: string) => (value: string): INodeParameters => {
-	const [first, ...rest] = path.split('.');
-	return rest.length === 0 ? { [first]: value } : { [first]: at(rest.join('.'))(value) };
-};
-const locatorAt = (name: string) => (value: string): INodeParameters => ({ [name]: rl(value) });
-const pairAt = (collection: string, part: 'key' | 'value') => (value: string): INodeParameters => ({
-	[collection]: { customFieldsUi: { field: [part === 'key' ? { key: value, value: 'x' } : { key: 'plan', value }] } },
-});
+const at =
+	(path: string) =>
+	(value: string): INodeParameters => {
+		const [first, ...rest] = path.split('.');
+		return rest.length === 0 ? { [first]: value } : { [first]: at(rest.join('.'))(value) };
+	};
+const locatorAt =
+	(name: string) =>
+	(value: string): INodeParameters => ({ [name]: rl(value) });
+const pairAt =
+	(collection: string, part: 'key' | 'value') =>
+	(value: string): INodeParameters => ({
+		[collection]: {
+			customFieldsUi: {
+				field: [part === 'key' ? { key: value, value: 'x' } : { key: 'plan', value }],
+			},
+		},
+	});
 
 function cases(
 	operation: string,
@@ -53,22 +66,47 @@ function cases(
 	entries: Array<[field: string, label: string, wrong: Wrong, put?: Case['put']]>,
 	typeVersion?: number,
 ): Case[] {
-	return entries.map(([field, label, wrong, put]) => ({ operation, field, label, base, wrong, put: put ?? at(field), typeVersion }));
+	return entries.map(([field, label, wrong, put]) => ({
+		operation,
+		field,
+		label,
+		base,
+		wrong,
+		put: put ?? at(field),
+		typeVersion,
+	}));
 }
 
 const CREATE_LEAD = { email: 'ada@example.com' };
 const PERIOD = { period: 'lastDays', days: 7 };
 const RANGE = { period: 'range', startDate: '2026-11-01', endDate: '2026-11-02' };
 const FROM_FIELDS = { inputData: 'fields', title: 'Guide', type: 'article', trackVisitors: true };
-const FROM_FILE = { inputData: 'binary', title: 'Guide', type: 'pdf', trackVisitors: true, binaryPropertyName: 'data' };
+const FROM_FILE = {
+	inputData: 'binary',
+	title: 'Guide',
+	type: 'pdf',
+	trackVisitors: true,
+	binaryPropertyName: 'data',
+};
 const NEW_ENDPOINT = { url: 'https://hooks.example.com/cm', events: ['lead.created'] };
 
-const analytics = (operation: string, extra: INodeParameters = {}, own: Array<[string, string, Wrong, Case['put']?]> = []): Case[] => [
+const analytics = (
+	operation: string,
+	extra: INodeParameters = {},
+	own: Array<[string, string, Wrong, Case['put']?]> = [],
+): Case[] => [
 	// Period given by expression: n8n cannot tell which fields it shows, so the required dates are set too.
-	...cases(`analytics.${operation}`, { ...RANGE, days: 7, ...extra }, [['period', 'Period', OBJECT]]),
+	...cases(`analytics.${operation}`, { ...RANGE, days: 7, ...extra }, [
+		['period', 'Period', OBJECT],
+	]),
 	...cases(`analytics.${operation}`, { ...PERIOD, ...extra }, [
 		['days', 'Days', TEXT],
-		['options.timezone.values.zone', 'Time Zone', OBJECT, (value) => ({ options: { timezone: { values: { zone: value } } } })],
+		[
+			'options.timezone.values.zone',
+			'Time Zone',
+			OBJECT,
+			(value) => ({ options: { timezone: { values: { zone: value } } } }),
+		],
 		[
 			'options.timezone.values.custom',
 			'Custom Time Zone',
@@ -84,7 +122,12 @@ const analytics = (operation: string, extra: INodeParameters = {}, own: Array<[s
 		{ ...PERIOD, ...extra },
 		[
 			['options.timezone', 'Time Zone', OBJECT],
-			['options.customTimezone', 'Custom Time Zone', OBJECT, (value) => ({ options: { timezone: 'custom', customTimezone: value } })],
+			[
+				'options.customTimezone',
+				'Custom Time Zone',
+				OBJECT,
+				(value) => ({ options: { timezone: 'custom', customTimezone: value } }),
+			],
 		],
 		1,
 	),
@@ -101,8 +144,18 @@ const TABLE: Case[] = [
 		['additionalFields.company', 'Company', LIST],
 		['additionalFields.job_title', 'Job Title', OBJECT],
 		['additionalFields.source_channel', 'Source Channel', OBJECT],
-		['additionalFields.customFieldsUi.field.key', 'Custom Fields', OBJECT, pairAt('additionalFields', 'key')],
-		['additionalFields.customFieldsUi.field.value', 'Custom Fields', OBJECT, pairAt('additionalFields', 'value')],
+		[
+			'additionalFields.customFieldsUi.field.key',
+			'Custom Fields',
+			OBJECT,
+			pairAt('additionalFields', 'key'),
+		],
+		[
+			'additionalFields.customFieldsUi.field.value',
+			'Custom Fields',
+			OBJECT,
+			pairAt('additionalFields', 'value'),
+		],
 		['additionalFields.customFieldsJson', 'Custom Fields (JSON)', LIST],
 	]),
 	...cases('lead.get', {}, [['leadId', 'Lead', OBJECT, locatorAt('leadId')]]),
@@ -126,7 +179,12 @@ const TABLE: Case[] = [
 	...cases('lead.update', { leadId: LEAD }, [
 		['updateFields.assigned_to', 'Assigned To', OBJECT],
 		['updateFields.customFieldsUi.field.key', 'Custom Fields', LIST, pairAt('updateFields', 'key')],
-		['updateFields.customFieldsUi.field.value', 'Custom Fields', LIST, pairAt('updateFields', 'value')],
+		[
+			'updateFields.customFieldsUi.field.value',
+			'Custom Fields',
+			LIST,
+			pairAt('updateFields', 'value'),
+		],
 		['updateFields.customFieldsJson', 'Custom Fields (JSON)', NUMBER],
 		['updateFields.notes', 'Notes', OBJECT],
 		['updateFields.status', 'Status', OBJECT],
@@ -147,7 +205,9 @@ const TABLE: Case[] = [
 		['binaryPropertyName', 'Input Binary Field', OBJECT],
 		['options.uploadLimit', 'Upload Size Limit', OBJECT],
 	]),
-	...cases('contentResource.get', {}, [['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')]]),
+	...cases('contentResource.get', {}, [
+		['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')],
+	]),
 	...cases('contentResource.getAll', {}, [
 		['returnAll', 'Return All', OBJECT],
 		['limit', 'Limit', OBJECT],
@@ -170,15 +230,32 @@ const TABLE: Case[] = [
 		['updateFields.trackVisitors', 'Track Visitors', OBJECT],
 		['updateFields.type', 'Type', OBJECT],
 	]),
-	...cases('contentResource.update', { resourceId: RESOURCE, replaceFile: true, binaryPropertyName: 'data' }, [
-		['binaryPropertyName', 'Input Binary Field', LIST],
-		['options.uploadLimit', 'Upload Size Limit', NUMBER],
+	...cases(
+		'contentResource.update',
+		{ resourceId: RESOURCE, replaceFile: true, binaryPropertyName: 'data' },
+		[
+			['binaryPropertyName', 'Input Binary Field', LIST],
+			['options.uploadLimit', 'Upload Size Limit', NUMBER],
+		],
+	),
+	...cases('contentResource.delete', {}, [
+		['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')],
 	]),
-	...cases('contentResource.delete', {}, [['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')]]),
-	...cases('contentResource.publish', {}, [['resourceId', 'Content Resource', NUMBER, locatorAt('resourceId')]]),
-	...cases('contentResource.archive', {}, [['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')]]),
+	...cases('contentResource.publish', {}, [
+		['resourceId', 'Content Resource', NUMBER, locatorAt('resourceId')],
+	]),
+	...cases('contentResource.archive', {}, [
+		['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')],
+	]),
 
-	...analytics('getOverview', {}, [['filters.resourceId', 'Content Resource', OBJECT, (value) => ({ filters: { resourceId: rl(value) } })]]),
+	...analytics('getOverview', {}, [
+		[
+			'filters.resourceId',
+			'Content Resource',
+			OBJECT,
+			(value) => ({ filters: { resourceId: rl(value) } }),
+		],
+	]),
 	...analytics('getResourceRanking', {}, [
 		['limit', 'Limit', TEXT],
 		['options.sort', 'Rank By', OBJECT],
@@ -188,12 +265,31 @@ const TABLE: Case[] = [
 		['resourceId', 'Content Resource', OBJECT, locatorAt('resourceId')],
 		['granularity', 'Granularity', OBJECT],
 	]),
-	...analytics('getChannels', {}, [['filters.resourceId', 'Content Resource', LIST, (value) => ({ filters: { resourceId: rl(value) } })]]),
+	...analytics('getChannels', {}, [
+		[
+			'filters.resourceId',
+			'Content Resource',
+			LIST,
+			(value) => ({ filters: { resourceId: rl(value) } }),
+		],
+	]),
 	...analytics('getLeadTrend', { granularity: 'week' }, [
 		['granularity', 'Granularity', LIST],
-		['filters.resourceId', 'Content Resource', NUMBER, (value) => ({ filters: { resourceId: rl(value) } })],
+		[
+			'filters.resourceId',
+			'Content Resource',
+			NUMBER,
+			(value) => ({ filters: { resourceId: rl(value) } }),
+		],
 	]),
-	...analytics('getFunnel', {}, [['filters.resourceId', 'Content Resource', OBJECT, (value) => ({ filters: { resourceId: rl(value) } })]]),
+	...analytics('getFunnel', {}, [
+		[
+			'filters.resourceId',
+			'Content Resource',
+			OBJECT,
+			(value) => ({ filters: { resourceId: rl(value) } }),
+		],
+	]),
 
 	...cases('webhookEndpoint.create', NEW_ENDPOINT, [
 		['url', 'URL', OBJECT],
@@ -201,7 +297,9 @@ const TABLE: Case[] = [
 		['additionalFields.active', 'Active', OBJECT],
 		['additionalFields.description', 'Description', LIST],
 	]),
-	...cases('webhookEndpoint.get', {}, [['webhookId', 'Webhook Endpoint', OBJECT, locatorAt('webhookId')]]),
+	...cases('webhookEndpoint.get', {}, [
+		['webhookId', 'Webhook Endpoint', OBJECT, locatorAt('webhookId')],
+	]),
 	...cases('webhookEndpoint.getAll', {}, [
 		['returnAll', 'Return All', NUMBER],
 		['limit', 'Limit', LIST],
@@ -218,8 +316,12 @@ const TABLE: Case[] = [
 		['updateFields.events', 'Events', OBJECT],
 		['updateFields.url', 'URL', LIST],
 	]),
-	...cases('webhookEndpoint.delete', {}, [['webhookId', 'Webhook Endpoint', NUMBER, locatorAt('webhookId')]]),
-	...cases('webhookEndpoint.sendTest', {}, [['webhookId', 'Webhook Endpoint', OBJECT, locatorAt('webhookId')]]),
+	...cases('webhookEndpoint.delete', {}, [
+		['webhookId', 'Webhook Endpoint', NUMBER, locatorAt('webhookId')],
+	]),
+	...cases('webhookEndpoint.sendTest', {}, [
+		['webhookId', 'Webhook Endpoint', OBJECT, locatorAt('webhookId')],
+	]),
 ];
 
 /** Deep merge of parameter objects (the wrong value goes inside the base's collections). */
@@ -227,8 +329,12 @@ function merge(base: INodeParameters, extra: INodeParameters): INodeParameters {
 	const result: INodeParameters = { ...base };
 	for (const [key, value] of Object.entries(extra)) {
 		const current = result[key];
-		const mergeable = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && !('__rl' in v);
-		result[key] = mergeable(current) && mergeable(value) ? merge(current as INodeParameters, value as INodeParameters) : value;
+		const mergeable = (v: unknown) =>
+			typeof v === 'object' && v !== null && !Array.isArray(v) && !('__rl' in v);
+		result[key] =
+			mergeable(current) && mergeable(value)
+				? merge(current as INodeParameters, value as INodeParameters)
+				: value;
 	}
 	return result;
 }
@@ -239,7 +345,10 @@ test.each(TABLE.map((entry) => [entry.operation, entry.field, entry.wrong.shown,
 	'%s › %s: %s is refused for every item, before any request',
 	async (_operation, _field, _shown, entry) => {
 		const [resource, operation] = entry.operation.split('.');
-		const parameters = merge({ resource, operation, ...entry.base }, entry.put(entry.wrong.expression));
+		const parameters = merge(
+			{ resource, operation, ...entry.base },
+			entry.put(entry.wrong.expression),
+		);
 		const result = await bed.run(parameters, {
 			continueOnFail: true,
 			input: [{ json: {} }, { json: {} }],
@@ -250,7 +359,11 @@ test.each(TABLE.map((entry) => [entry.operation, entry.field, entry.wrong.shown,
 		const errors = jsonOf(result).map((json) => String(json.error));
 		expect(errors).toHaveLength(2);
 		errors.forEach((message, itemIndex) => {
-			expect(message).toMatch(new RegExp(`^${escape(entry.label)}: .*got ${escape(entry.wrong.shown)} \\[item ${itemIndex}\\]$`));
+			expect(message).toMatch(
+				new RegExp(
+					`^${escape(entry.label)}: .*got ${escape(entry.wrong.shown)} \\[item ${itemIndex}\\]$`,
+				),
+			);
 		});
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(await bed.requests()).toEqual([]);
@@ -259,7 +372,12 @@ test.each(TABLE.map((entry) => [entry.operation, entry.field, entry.wrong.shown,
 
 test('without Continue On Fail the node stops at the first item with a NodeOperationError naming it', async () => {
 	const result = await bed.run(
-		{ resource: 'lead', operation: 'create', email: 'ada@example.com', additionalFields: { name: '={{ $json.name }}' } },
+		{
+			resource: 'lead',
+			operation: 'create',
+			email: 'ada@example.com',
+			additionalFields: { name: '={{ $json.name }}' },
+		},
 		{ input: [{ json: { name: { first: 'Ada' } } }, { json: { name: 'Ada' } }] },
 	);
 	expect(result.error?.name).toBe('NodeOperationError');
@@ -273,7 +391,8 @@ function describedFields(): Set<string> {
 	const fields = new Set<string>();
 	const add = (key: string, path: string, property: INodeProperties) => {
 		if (property.type === 'collection') {
-			for (const option of property.options as INodeProperties[]) add(key, `${path}.${option.name}`, option);
+			for (const option of property.options as INodeProperties[])
+				add(key, `${path}.${option.name}`, option);
 		} else if (property.type === 'fixedCollection') {
 			for (const group of property.options as Array<{ name: string; values: INodeProperties[] }>) {
 				for (const value of group.values) add(key, `${path}.${group.name}.${value.name}`, value);
@@ -285,7 +404,8 @@ function describedFields(): Set<string> {
 	for (const property of new ContentMarketing().description.properties) {
 		const show = property.displayOptions?.show ?? {};
 		for (const resource of (show.resource ?? []) as string[]) {
-			for (const operation of (show.operation ?? []) as string[]) add(`${resource}.${operation}`, property.name, property);
+			for (const operation of (show.operation ?? []) as string[])
+				add(`${resource}.${operation}`, property.name, property);
 		}
 	}
 	return fields;
@@ -301,20 +421,35 @@ const nodeLevelOperations = () =>
 		.filter((field) => field.endsWith(` › ${NODE_LEVEL_FIELD}`))
 		.map((field) => field.split(' › ')[0]);
 
-test.each(nodeLevelOperations())('%s › options.maxParallelRequests: an object stops the node before any request', async (name) => {
-	const [resource, operation] = name.split('.');
-	// The table's bases leave out the field each case puts in; the locators are the only such required fields.
-	const locators = { lead: { leadId: LEAD }, contentResource: { resourceId: RESOURCE }, webhookEndpoint: { webhookId: WEBHOOK } };
-	const base = {
-		...(locators as Record<string, INodeParameters>)[resource],
-		...TABLE.find((entry) => entry.operation === name)?.base,
-	};
-	const parameters = merge({ resource, operation, ...base }, { options: { maxParallelRequests: OBJECT.expression } });
-	const result = await bed.run(parameters, { continueOnFail: true, input: [{ json: {} }, { json: {} }] });
+test.each(nodeLevelOperations())(
+	'%s › options.maxParallelRequests: an object stops the node before any request',
+	async (name) => {
+		const [resource, operation] = name.split('.');
+		// The table's bases leave out the field each case puts in; the locators are the only such required fields.
+		const locators = {
+			lead: { leadId: LEAD },
+			contentResource: { resourceId: RESOURCE },
+			webhookEndpoint: { webhookId: WEBHOOK },
+		};
+		const base = {
+			...(locators as Record<string, INodeParameters>)[resource],
+			...TABLE.find((entry) => entry.operation === name)?.base,
+		};
+		const parameters = merge(
+			{ resource, operation, ...base },
+			{ options: { maxParallelRequests: OBJECT.expression } },
+		);
+		const result = await bed.run(parameters, {
+			continueOnFail: true,
+			input: [{ json: {} }, { json: {} }],
+		});
 
-	expect(result.error?.message).toBe(`Max Parallel Requests: expected a whole number from 1 to 200, got ${OBJECT.shown} [item 0]`);
-	expect(await bed.requests()).toEqual([]);
-});
+		expect(result.error?.message).toBe(
+			`Max Parallel Requests: expected a whole number from 1 to 200, got ${OBJECT.shown} [item 0]`,
+		);
+		expect(await bed.requests()).toEqual([]);
+	},
+);
 
 test('the table covers every field of every operation', () => {
 	const covered = new Set(TABLE.map((entry) => `${entry.operation} › ${entry.field}`));

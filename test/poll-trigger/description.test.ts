@@ -22,7 +22,10 @@ test('a polling trigger: n8n adds Poll Times before the fields of the webhook tr
 	expect(poll.group).toEqual(['trigger']);
 	expect(poll.webhooks).toBeUndefined();
 	expect(poll.displayName).toBe('Content Marketing Poll Trigger');
-	expect(poll.properties.map((property) => property.name)).toEqual(['pollTimes', ...webhook.properties.map((p) => p.name)]);
+	expect(poll.properties.map((property) => property.name)).toEqual([
+		'pollTimes',
+		...webhook.properties.map((p) => p.name),
+	]);
 	expect(poll.properties.slice(1)).toEqual(webhook.properties);
 	expect(webhook.properties.map((property) => property.name)).not.toContain('pollTimes');
 	expect(poll.credentials).toEqual(webhook.credentials);

@@ -15,7 +15,9 @@ test('two status changes between polls: the events list emits both, the fallback
 		const lead = await sandbox.createLead();
 		await sandbox.setLeadStatus(String(lead.id), 'contacted');
 		await sandbox.setLeadStatus(String(lead.id), 'qualified');
-		seen[source] = describeItems((await trigger.poll()).items ?? []).map((line) => line.replace(String(lead.id), 'L'));
+		seen[source] = describeItems((await trigger.poll()).items ?? []).map((line) =>
+			line.replace(String(lead.id), 'L'),
+		);
 	}
 	expect(seen).toEqual({
 		events: ['lead.status_updated L new→contacted', 'lead.status_updated L contacted→qualified'],

@@ -18,7 +18,10 @@ export const SOURCES: Source[] = ['events', 'leads'];
 export const BOTH_EVENTS = ['lead.created', 'lead.status_updated'];
 
 /** What the proxy does with one request before (or instead of) forwarding it. */
-export type Hook = (path: string, index: number) => Promise<'forward' | 'drop' | { status: number; body: IDataObject }>;
+export type Hook = (
+	path: string,
+	index: number,
+) => Promise<'forward' | 'drop' | { status: number; body: IDataObject }>;
 
 /**
  * A proxy between the node and the sandbox that can run test code before a request is forwarded (to
@@ -37,8 +40,15 @@ export class HookProxy {
 	static async start(target: () => string): Promise<HookProxy> {
 		const server = http.createServer();
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const proxy = new HookProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, target);
-		server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => void proxy.handle(req, res));
+		const proxy = new HookProxy(
+			server,
+			`http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+			target,
+		);
+		server.on(
+			'request',
+			(req: http.IncomingMessage, res: http.ServerResponse) => void proxy.handle(req, res),
+		);
 		return proxy;
 	}
 
@@ -70,13 +80,19 @@ export class HookProxy {
 			method: req.method,
 			headers: { authorization: req.headers.authorization ?? '', accept: 'application/json' },
 		});
-		res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+		res.writeHead(upstream.status, {
+			'content-type': upstream.headers.get('content-type') ?? 'application/json',
+		});
 		res.end(await upstream.text());
 	}
 }
 
 /** The file's sandbox (reset before each test), proxy and harness. */
-export function pollSetup(): { sandbox: SandboxClient; proxy: () => HookProxy; harness: () => Harness } {
+export function pollSetup(): {
+	sandbox: SandboxClient;
+	proxy: () => HookProxy;
+	harness: () => Harness;
+} {
 	const sandbox = useTriggerSandbox();
 	let proxy: HookProxy | undefined;
 	let harness: Harness | undefined;
@@ -107,7 +123,11 @@ export async function useSource(sandbox: SandboxClient, source: Source): Promise
 export function poller(harness: Harness, parameters: INodeParameters = {}): PollHarness {
 	return harness.poller({
 		type: harness.typeName(POLL_TRIGGER),
-		parameters: { events: BOTH_EVENTS, pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+		parameters: {
+			events: BOTH_EVENTS,
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+			...parameters,
+		},
 	});
 }
 
@@ -125,19 +145,35 @@ export function flat(executions: INodeExecutionData[][]): INodeExecutionData[] {
 }
 
 /** Creates `count` leads, `parallel` at a time (their events then share seconds: ties). */
-export async function createLeads(sandbox: SandboxClient, count: number, parallel = 10): Promise<IDataObject[]> {
+export async function createLeads(
+	sandbox: SandboxClient,
+	count: number,
+	parallel = 10,
+): Promise<IDataObject[]> {
 	const leads: IDataObject[] = [];
 	for (let start = 0; start < count; start += parallel) {
-		const batch = Array.from({ length: Math.min(parallel, count - start) }, async () => (await sandbox.createLead()) as unknown as IDataObject);
+		const batch = Array.from(
+			{ length: Math.min(parallel, count - start) },
+			async () => (await sandbox.createLead()) as unknown as IDataObject,
+		);
 		leads.push(...(await Promise.all(batch)));
 	}
 	return leads;
 }
 
 /** Sets the status of every lead, `parallel` requests at a time. */
-export async function setStatuses(sandbox: SandboxClient, leads: IDataObject[], status: string, parallel = 10): Promise<void> {
+export async function setStatuses(
+	sandbox: SandboxClient,
+	leads: IDataObject[],
+	status: string,
+	parallel = 10,
+): Promise<void> {
 	for (let start = 0; start < leads.length; start += parallel) {
-		await Promise.all(leads.slice(start, start + parallel).map(async (lead) => await sandbox.setLeadStatus(String(lead.id), status)));
+		await Promise.all(
+			leads
+				.slice(start, start + parallel)
+				.map(async (lead) => await sandbox.setLeadStatus(String(lead.id), status)),
+		);
 	}
 }
 
@@ -148,7 +184,10 @@ export async function recordedEvents(sandbox: SandboxClient, source: Source): Pr
 	do {
 		const query: string = `limit=100&order=asc${cursor === null ? '' : `&cursor=${cursor}`}`;
 		await useSource(sandbox, 'events');
-		const answer: { body: { data: IDataObject[]; next_cursor: string | null } } = await sandbox.api.get<{ data: IDataObject[]; next_cursor: string | null }>(`/v1/events?${query}`);
+		const answer: { body: { data: IDataObject[]; next_cursor: string | null } } =
+			await sandbox.api.get<{ data: IDataObject[]; next_cursor: string | null }>(
+				`/v1/events?${query}`,
+			);
 		events.push(...answer.body.data);
 		cursor = answer.body.next_cursor;
 	} while (cursor !== null);

@@ -1,6 +1,15 @@
 // An n8n restart reloads the static data n8n saved: what a poll emitted is not repeated, nothing is skipped,
 // and polls that returned nothing (and so saved nothing) do not matter.
-import { createLeads, describeItems, flat, pollSetup, poller, recordedEvents, SOURCES, useSource } from './poll-bed';
+import {
+	createLeads,
+	describeItems,
+	flat,
+	pollSetup,
+	poller,
+	recordedEvents,
+	SOURCES,
+	useSource,
+} from './poll-bed';
 
 const { sandbox, harness } = pollSetup();
 
@@ -33,7 +42,9 @@ describe.each(SOURCES)('source: %s', (source) => {
 		expect(await trigger.poll()).toEqual({});
 		const after = await createLeads(sandbox, 2);
 		const { items } = await trigger.restart();
-		expect(describeItems(items ?? [])).toEqual(after.map((lead) => `lead.created ${String(lead.id)}`));
+		expect(describeItems(items ?? [])).toEqual(
+			after.map((lead) => `lead.created ${String(lead.id)}`),
+		);
 	});
 
 	test('polls that only saw filtered-out events saved nothing; after a restart they are read again and still emit nothing', async () => {
@@ -47,7 +58,9 @@ describe.each(SOURCES)('source: %s', (source) => {
 		expect(await trigger.restart()).toEqual({});
 		await sandbox.setLeadStatus(String(leads[2].id), 'qualified');
 		const { items } = await trigger.poll();
-		expect(describeItems(items ?? [])).toEqual([`lead.status_updated ${String(leads[2].id)} new→qualified`]);
+		expect(describeItems(items ?? [])).toEqual([
+			`lead.status_updated ${String(leads[2].id)} new→qualified`,
+		]);
 		expect(trigger.executions).toHaveLength(1);
 	});
 

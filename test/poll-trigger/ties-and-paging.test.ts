@@ -1,5 +1,14 @@
 // Ties (many events in one second) and events created while a poll pages: neither missed nor repeated.
-import { createLeads, describeItems, flat, pollSetup, poller, recordedEvents, SOURCES, useSource } from './poll-bed';
+import {
+	createLeads,
+	describeItems,
+	flat,
+	pollSetup,
+	poller,
+	recordedEvents,
+	SOURCES,
+	useSource,
+} from './poll-bed';
 
 const { sandbox, proxy, harness } = pollSetup();
 
@@ -21,7 +30,8 @@ describe.each(SOURCES)('source: %s', (source) => {
 			if (!created && path.includes('cursor=')) {
 				created = true;
 				await createLeads(sandbox, 30);
-				for (const lead of leads.slice(0, 20)) await sandbox.setLeadStatus(String(lead.id), 'contacted');
+				for (const lead of leads.slice(0, 20))
+					await sandbox.setLeadStatus(String(lead.id), 'contacted');
 			}
 			return 'forward';
 		};

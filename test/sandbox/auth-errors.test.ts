@@ -1,5 +1,14 @@
 // Spec "Errors" and "Authentication", docs/api-contract.md §2 and §3: 401, 403, 404, 405 and the error envelope.
-import { Api, CTA_B, expectError, USER_B_OWNER, useSandbox, type Lead, type Resource, type WebhookEndpoint } from '../support/sandbox-client';
+import {
+	Api,
+	CTA_B,
+	expectError,
+	USER_B_OWNER,
+	useSandbox,
+	type Lead,
+	type Resource,
+	type WebhookEndpoint,
+} from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 
@@ -13,14 +22,28 @@ let otherWebhook: WebhookEndpoint;
 beforeAll(async () => {
 	lead = await sandbox.createLead();
 	resource = await sandbox.createResource();
-	webhook = (await sandbox.api.post<WebhookEndpoint>('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['lead.created'] })).body;
+	webhook = (
+		await sandbox.api.post<WebhookEndpoint>('/v1/webhooks', {
+			url: 'https://hooks.example.com/a',
+			events: ['lead.created'],
+		})
+	).body;
 	otherLead = await sandbox.createLead({}, sandbox.other);
 	otherResource = await sandbox.createResource({}, 'draft', sandbox.other);
-	otherWebhook = (await sandbox.other.post<WebhookEndpoint>('/v1/webhooks', { url: 'https://hooks.example.com/b', events: ['lead.created'] })).body;
+	otherWebhook = (
+		await sandbox.other.post<WebhookEndpoint>('/v1/webhooks', {
+			url: 'https://hooks.example.com/b',
+			events: ['lead.created'],
+		})
+	).body;
 });
 
 /** Every write operation of the API with a valid body, for the given objects. */
-function writes(ids: { lead: string; resource: string; webhook: string }): Array<[string, string, unknown]> {
+function writes(ids: {
+	lead: string;
+	resource: string;
+	webhook: string;
+}): Array<[string, string, unknown]> {
 	return [
 		['POST', '/v1/leads', { email: 'x@example.com' }],
 		['PATCH', `/v1/leads/${ids.lead}`, { status: 'contacted' }],
@@ -47,7 +70,10 @@ describe('Errors: 401 unauthorized — API key invalid or expired', () => {
 	];
 	test.each(cases)('401 for %s on GET and POST', async (_label, headers) => {
 		for (const method of ['GET', 'POST']) {
-			const answer = await sandbox.anonymous.call(method, '/v1/leads', { headers, json: method === 'POST' ? { email: 'a@example.com' } : undefined });
+			const answer = await sandbox.anonymous.call(method, '/v1/leads', {
+				headers,
+				json: method === 'POST' ? { email: 'a@example.com' } : undefined,
+			});
 			expectError(answer, 401, 'unauthorized');
 			expect(answer.headers.get('www-authenticate')).toBe('Bearer');
 		}
@@ -55,7 +81,11 @@ describe('Errors: 401 unauthorized — API key invalid or expired', () => {
 
 	test('401 for the expired key', async () => {
 		expectError(await sandbox.expired.get('/v1/leads'), 401, 'unauthorized');
-		expectError(await sandbox.expired.post('/v1/leads', { email: 'a@example.com' }), 401, 'unauthorized');
+		expectError(
+			await sandbox.expired.post('/v1/leads', { email: 'a@example.com' }),
+			401,
+			'unauthorized',
+		);
 	});
 
 	test('401 on every /v1 path, unknown ones included, and before body validation', async () => {
@@ -65,14 +95,20 @@ describe('Errors: 401 unauthorized — API key invalid or expired', () => {
 	});
 
 	test('the bearer scheme is case-insensitive', async () => {
-		const answer = await sandbox.anonymous.get('/v1/leads', { Authorization: `bearer ${sandbox.keys.full}` });
+		const answer = await sandbox.anonymous.get('/v1/leads', {
+			Authorization: `bearer ${sandbox.keys.full}`,
+		});
 		expect(answer.status).toBe(200);
 	});
 });
 
 describe('Errors: 403 forbidden — read-only key', () => {
 	test('every write operation is 403 for the read-only key', async () => {
-		for (const [method, path, json] of writes({ lead: lead.id, resource: resource.id, webhook: webhook.id })) {
+		for (const [method, path, json] of writes({
+			lead: lead.id,
+			resource: resource.id,
+			webhook: webhook.id,
+		})) {
 			const answer = await sandbox.readOnly.call(method, path, { json });
 			expect([method, path, answer.status]).toEqual([method, path, 403]);
 			expectError(answer, 403, 'forbidden');
@@ -82,7 +118,11 @@ describe('Errors: 403 forbidden — read-only key', () => {
 	});
 
 	test('the read-only key gets 403 even for a malformed body (permission before validation)', async () => {
-		expectError(await sandbox.readOnly.post('/v1/leads', { email: 42, bogus: true }), 403, 'forbidden');
+		expectError(
+			await sandbox.readOnly.post('/v1/leads', { email: 42, bogus: true }),
+			403,
+			'forbidden',
+		);
 		expectError(await sandbox.readOnly.patch('/v1/leads/not-an-id', {}), 403, 'forbidden');
 	});
 
@@ -121,7 +161,9 @@ describe('Errors: 403 forbidden — object of another account', () => {
 
 	test('writes to another account’s objects are 403 and change nothing', async () => {
 		const ids = { lead: otherLead.id, resource: otherResource.id, webhook: otherWebhook.id };
-		const addressed = writes(ids).filter(([, path]) => Object.values(ids).some((id) => path.includes(id)));
+		const addressed = writes(ids).filter(([, path]) =>
+			Object.values(ids).some((id) => path.includes(id)),
+		);
 		expect(addressed.length).toBe(9);
 		const before = await sandbox.snapshot();
 		for (const [method, path, json] of addressed) {
@@ -133,14 +175,30 @@ describe('Errors: 403 forbidden — object of another account', () => {
 	});
 
 	test('another account’s object is 403 even for a malformed body (permission before validation)', async () => {
-		expectError(await sandbox.api.patch(`/v1/leads/${otherLead.id}`, { status: 'won', bogus: 1 }), 403, 'forbidden');
-		expectError(await sandbox.api.put(`/v1/resources/${otherResource.id}`, { title: 42 }), 403, 'forbidden');
-		expectError(await sandbox.api.post(`/v1/resources/${otherResource.id}/publish`, { now: true }), 403, 'forbidden');
+		expectError(
+			await sandbox.api.patch(`/v1/leads/${otherLead.id}`, { status: 'won', bogus: 1 }),
+			403,
+			'forbidden',
+		);
+		expectError(
+			await sandbox.api.put(`/v1/resources/${otherResource.id}`, { title: 42 }),
+			403,
+			'forbidden',
+		);
+		expectError(
+			await sandbox.api.post(`/v1/resources/${otherResource.id}/publish`, { now: true }),
+			403,
+			'forbidden',
+		);
 	});
 
 	test('the other account’s key is refused on account A’s objects too', async () => {
 		expectError(await sandbox.other.get(`/v1/leads/${lead.id}`), 403, 'forbidden');
-		expectError(await sandbox.other.patch(`/v1/leads/${lead.id}`, { status: 'lost' }), 403, 'forbidden');
+		expectError(
+			await sandbox.other.patch(`/v1/leads/${lead.id}`, { status: 'lost' }),
+			403,
+			'forbidden',
+		);
 	});
 });
 
@@ -161,7 +219,14 @@ describe('Errors: 404 not_found — unknown ids and paths', () => {
 		['GET', '/v1/users/user_doesnotexist0000'],
 		['GET', '/v1/ctas/cta_doesnotexist0000'],
 	])('404 for %s %s (missing object)', async (method, path) => {
-		const json = method === 'PATCH' ? (path.includes('leads') ? { status: 'lost' } : { active: false }) : method === 'PUT' ? { title: 'x' } : undefined;
+		const json =
+			method === 'PATCH'
+				? path.includes('leads')
+					? { status: 'lost' }
+					: { active: false }
+				: method === 'PUT'
+					? { title: 'x' }
+					: undefined;
 		expectError(await sandbox.api.call(method, path, { json }), 404, 'not_found');
 	});
 
@@ -183,7 +248,9 @@ describe('Errors: 405 method_not_allowed — known path, undefined method', () =
 		['PATCH', '/v1/webhooks/event-types', 'GET'],
 		['DELETE', '/v1/webhooks/event-types', 'GET'],
 	])('405 for %s %s with an Allow header', async (method, path, allowed) => {
-		const answer = await sandbox.api.call(method, path, { json: method === 'GET' || method === 'DELETE' ? undefined : {} });
+		const answer = await sandbox.api.call(method, path, {
+			json: method === 'GET' || method === 'DELETE' ? undefined : {},
+		});
 		expectError(answer, 405, 'method_not_allowed');
 		expect(answer.headers.get('allow')).toContain(allowed);
 	});
@@ -208,11 +275,17 @@ describe('Errors: envelope and request ids', () => {
 		const error = expectError(answer, 400, 'invalid_params', 'email');
 		expect(Object.keys(error).sort()).toEqual(['code', 'message', 'param', 'request_id']);
 		const notFound = await sandbox.api.get('/v1/leads/lead_doesnotexist0000');
-		expect(Object.keys((notFound.body as { error: object }).error).sort()).toEqual(['code', 'message', 'request_id']);
+		expect(Object.keys((notFound.body as { error: object }).error).sort()).toEqual([
+			'code',
+			'message',
+			'request_id',
+		]);
 	});
 
 	test('a key of account B sees only its own lists', async () => {
-		const list = await new Api(sandbox.url, sandbox.keys.other_account_read_only).get<{ data: Array<{ id: string }> }>('/v1/leads');
+		const list = await new Api(sandbox.url, sandbox.keys.other_account_read_only).get<{
+			data: Array<{ id: string }>;
+		}>('/v1/leads');
 		expect(list.status).toBe(200);
 		expect(list.body.data.map((l) => l.id)).toEqual([otherLead.id]);
 	});

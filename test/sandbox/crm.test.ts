@@ -1,5 +1,12 @@
 // Spec "CRM sync" and Events rule 7, docs/api-contract.md §5: automatic pushes, sync-crm, batch-sync-crm.
-import { ACCOUNT_A, ACCOUNT_B, expectError, ISO_SECONDS, useSandbox, type Lead } from '../support/sandbox-client';
+import {
+	ACCOUNT_A,
+	ACCOUNT_B,
+	expectError,
+	ISO_SECONDS,
+	useSandbox,
+	type Lead,
+} from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 
@@ -59,14 +66,25 @@ describe('Events: CRM receives new leads and status changes automatically (confi
 		const lead = await sandbox.createLead({}, sandbox.other);
 		await sandbox.other.patch(`/v1/leads/${lead.id}`, { status: 'lost' });
 		expect(await pushesOf(lead.id)).toEqual([]);
-		expect((await sandbox.control.patch(`/_sandbox/accounts/${ACCOUNT_B}`, { crm: { crm_type: 'pipedrive' } })).status).toBe(200);
+		expect(
+			(
+				await sandbox.control.patch(`/_sandbox/accounts/${ACCOUNT_B}`, {
+					crm: { crm_type: 'pipedrive' },
+				})
+			).status,
+		).toBe(200);
 		const later = await sandbox.createLead({}, sandbox.other);
 		expect((await pushesOf(later.id)).map((p) => p.reason)).toEqual(['created']);
 	});
 
 	test('a failed (400) request pushes nothing', async () => {
 		const before = (await pushes()).length;
-		expectError(await sandbox.api.post('/v1/leads', { email: 'bad' }), 400, 'invalid_params', 'email');
+		expectError(
+			await sandbox.api.post('/v1/leads', { email: 'bad' }),
+			400,
+			'invalid_params',
+			'email',
+		);
 		expect((await pushes()).length).toBe(before);
 	});
 });
@@ -88,22 +106,39 @@ describe('CRM: POST /v1/leads/{id}/sync-crm', () => {
 
 	test('Errors: 409 crm_not_configured — sync-crm on an account without a CRM', async () => {
 		const lead = await sandbox.createLead({}, sandbox.other);
-		expectError(await sandbox.other.post(`/v1/leads/${lead.id}/sync-crm`), 409, 'crm_not_configured');
+		expectError(
+			await sandbox.other.post(`/v1/leads/${lead.id}/sync-crm`),
+			409,
+			'crm_not_configured',
+		);
 		expect(await pushesOf(lead.id)).toEqual([]);
 	});
 
 	test('the crm_type follows the account setting', async () => {
-		await sandbox.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { crm: { crm_type: 'salesforce' } });
+		await sandbox.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, {
+			crm: { crm_type: 'salesforce' },
+		});
 		const lead = await sandbox.createLead();
-		expect((await sandbox.api.post<SyncResult>(`/v1/leads/${lead.id}/sync-crm`)).body.crm_type).toBe('salesforce');
+		expect(
+			(await sandbox.api.post<SyncResult>(`/v1/leads/${lead.id}/sync-crm`)).body.crm_type,
+		).toBe('salesforce');
 		await sandbox.control.patch(`/_sandbox/accounts/${ACCOUNT_A}`, { crm: null });
 		expectError(await sandbox.api.post(`/v1/leads/${lead.id}/sync-crm`), 409, 'crm_not_configured');
 	});
 
 	test('a body on sync-crm is 400; a missing lead is 404; another account’s lead is 403', async () => {
 		const lead = await sandbox.createLead();
-		expectError(await sandbox.api.post(`/v1/leads/${lead.id}/sync-crm`, { force: true }), 400, 'invalid_params', 'force');
-		expectError(await sandbox.api.post('/v1/leads/lead_doesnotexist0000/sync-crm'), 404, 'not_found');
+		expectError(
+			await sandbox.api.post(`/v1/leads/${lead.id}/sync-crm`, { force: true }),
+			400,
+			'invalid_params',
+			'force',
+		);
+		expectError(
+			await sandbox.api.post('/v1/leads/lead_doesnotexist0000/sync-crm'),
+			404,
+			'not_found',
+		);
 		const other = await sandbox.createLead({}, sandbox.other);
 		expectError(await sandbox.api.post(`/v1/leads/${other.id}/sync-crm`), 403, 'forbidden');
 	});
@@ -114,9 +149,15 @@ describe('Limits: batch CRM sync — at most 100 leads per call', () => {
 		await sandbox.control.post('/_sandbox/seed', { seed: 3, leads: 100 });
 		const ids = (await sandbox.allLeads()).map((l) => l.id);
 		expect(ids).toHaveLength(100);
-		const answer = await sandbox.api.post<BatchResult>('/v1/leads/batch-sync-crm', { lead_ids: ids });
+		const answer = await sandbox.api.post<BatchResult>('/v1/leads/batch-sync-crm', {
+			lead_ids: ids,
+		});
 		expect(answer.status).toBe(200);
-		expect(answer.body).toMatchObject({ object: 'batch_sync_result', synced_count: 100, failed_count: 0 });
+		expect(answer.body).toMatchObject({
+			object: 'batch_sync_result',
+			synced_count: 100,
+			failed_count: 0,
+		});
 		expect(answer.body.results.map((r) => r.lead_id)).toEqual(ids);
 		expect((await pushes()).filter((p) => p.reason === 'batch')).toHaveLength(100);
 	});
@@ -124,7 +165,12 @@ describe('Limits: batch CRM sync — at most 100 leads per call', () => {
 	test('Errors: 400 invalid_params — batch of 101 leads (lead_ids), nothing pushed', async () => {
 		const ids = Array.from({ length: 101 }, (_, i) => `lead_${String(i).padStart(16, '0')}`);
 		const before = (await pushes()).length;
-		expectError(await sandbox.api.post('/v1/leads/batch-sync-crm', { lead_ids: ids }), 400, 'invalid_params', 'lead_ids');
+		expectError(
+			await sandbox.api.post('/v1/leads/batch-sync-crm', { lead_ids: ids }),
+			400,
+			'invalid_params',
+			'lead_ids',
+		);
 		expect((await pushes()).length).toBe(before);
 	});
 
@@ -159,6 +205,10 @@ describe('Limits: batch CRM sync — at most 100 leads per call', () => {
 
 	test('Errors: 409 crm_not_configured — batch on an account without a CRM', async () => {
 		const lead: Lead = await sandbox.createLead({}, sandbox.other);
-		expectError(await sandbox.other.post('/v1/leads/batch-sync-crm', { lead_ids: [lead.id] }), 409, 'crm_not_configured');
+		expectError(
+			await sandbox.other.post('/v1/leads/batch-sync-crm', { lead_ids: [lead.id] }),
+			409,
+			'crm_not_configured',
+		);
 	});
 });

@@ -1,5 +1,12 @@
 // docs/api-contract.md §14: GET /v1/events, the lead events the deliveries carry, listed for pollers.
-import { ACCOUNT_A, expectError, ISO_SECONDS, useSandbox, type Lead, type ListPage } from '../support/sandbox-client';
+import {
+	ACCOUNT_A,
+	expectError,
+	ISO_SECONDS,
+	useSandbox,
+	type Lead,
+	type ListPage,
+} from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 
@@ -24,7 +31,9 @@ async function all(query = ''): Promise<Event[]> {
 	const events: Event[] = [];
 	let cursor: string | null = null;
 	do {
-		const page: Page = await list(`?limit=100${query}${cursor === null ? '' : `&cursor=${cursor}`}`);
+		const page: Page = await list(
+			`?limit=100${query}${cursor === null ? '' : `&cursor=${cursor}`}`,
+		);
 		events.push(...page.data);
 		cursor = page.next_cursor;
 	} while (cursor !== null);
@@ -90,12 +99,20 @@ describe('GET /v1/events (contract §14)', () => {
 		await sandbox.control.post('/_sandbox/clock/advance', { seconds: 5 });
 		await sandbox.createLead();
 		const ascending = await all();
-		expect((await list('?order=desc')).data.map((event) => event.id)).toEqual(ascending.map((event) => event.id).reverse());
-		expect((await list('?type=lead.status_updated')).data.map((event) => event.type)).toEqual(['lead.status_updated']);
+		expect((await list('?order=desc')).data.map((event) => event.id)).toEqual(
+			ascending.map((event) => event.id).reverse(),
+		);
+		expect((await list('?type=lead.status_updated')).data.map((event) => event.type)).toEqual([
+			'lead.status_updated',
+		]);
 		const boundary = ascending[1].created_at;
-		expect((await list(`?created_after=${boundary}`)).data.map((event) => event.id)).toEqual([ascending[2].id]);
+		expect((await list(`?created_after=${boundary}`)).data.map((event) => event.id)).toEqual([
+			ascending[2].id,
+		]);
 		const before = new Date(Date.parse(boundary) - 1000).toISOString().replace('.000Z', 'Z');
-		expect((await list(`?created_after=${before}`)).data.map((event) => event.id)).toEqual(ascending.map((e) => e.id));
+		expect((await list(`?created_after=${before}`)).data.map((event) => event.id)).toEqual(
+			ascending.map((e) => e.id),
+		);
 	});
 
 	test('kept 7 days, then dropped', async () => {
@@ -117,13 +134,28 @@ describe('GET /v1/events (contract §14)', () => {
 
 	test('bad query parameters are 400 naming them; a cursor of the other order is refused', async () => {
 		for (let i = 0; i < 3; i++) await sandbox.createLead();
-		expectError(await sandbox.api.get('/v1/events?type=lead.deleted'), 400, 'invalid_params', 'type');
-		expectError(await sandbox.api.get('/v1/events?created_after=yesterday'), 400, 'invalid_params', 'created_after');
+		expectError(
+			await sandbox.api.get('/v1/events?type=lead.deleted'),
+			400,
+			'invalid_params',
+			'type',
+		);
+		expectError(
+			await sandbox.api.get('/v1/events?created_after=yesterday'),
+			400,
+			'invalid_params',
+			'created_after',
+		);
 		expectError(await sandbox.api.get('/v1/events?order=up'), 400, 'invalid_params', 'order');
 		expectError(await sandbox.api.get('/v1/events?limit=101'), 400, 'invalid_params', 'limit');
 		expectError(await sandbox.api.get('/v1/events?since=x'), 400, 'invalid_params', 'since');
 		const cursor = (await list('?limit=1')).next_cursor;
-		expectError(await sandbox.api.get(`/v1/events?order=desc&cursor=${cursor}`), 400, 'invalid_params', 'cursor');
+		expectError(
+			await sandbox.api.get(`/v1/events?order=desc&cursor=${cursor}`),
+			400,
+			'invalid_params',
+			'cursor',
+		);
 		expectError(await sandbox.anonymous.get('/v1/events'), 401, 'unauthorized');
 		expect((await sandbox.readOnly.get('/v1/events')).status).toBe(200);
 	});

@@ -25,16 +25,36 @@ describe('Idempotency-Key (contract §8)', () => {
 
 	test('object key order does not make two bodies differ', async () => {
 		const headers = { 'Idempotency-Key': 'order' };
-		const first = await sandbox.api.post<Lead>('/v1/leads', { email: 'a@example.com', name: 'A' }, headers);
-		const second = await sandbox.api.post<Lead>('/v1/leads', { name: 'A', email: 'a@example.com' }, headers);
+		const first = await sandbox.api.post<Lead>(
+			'/v1/leads',
+			{ email: 'a@example.com', name: 'A' },
+			headers,
+		);
+		const second = await sandbox.api.post<Lead>(
+			'/v1/leads',
+			{ name: 'A', email: 'a@example.com' },
+			headers,
+		);
 		expect(second.body.id).toBe(first.body.id);
 	});
 
 	test('the same key with another body or path is 400 Idempotency-Key', async () => {
 		const headers = { 'Idempotency-Key': 'reused' };
-		expect((await sandbox.api.post('/v1/leads', { email: 'one@example.com' }, headers)).status).toBe(201);
-		expectError(await sandbox.api.post('/v1/leads', { email: 'two@example.com' }, headers), 400, 'invalid_params', 'Idempotency-Key');
-		expectError(await sandbox.api.post('/v1/resources', { title: 'x', type: 'article' }, headers), 400, 'invalid_params', 'Idempotency-Key');
+		expect(
+			(await sandbox.api.post('/v1/leads', { email: 'one@example.com' }, headers)).status,
+		).toBe(201);
+		expectError(
+			await sandbox.api.post('/v1/leads', { email: 'two@example.com' }, headers),
+			400,
+			'invalid_params',
+			'Idempotency-Key',
+		);
+		expectError(
+			await sandbox.api.post('/v1/resources', { title: 'x', type: 'article' }, headers),
+			400,
+			'invalid_params',
+			'Idempotency-Key',
+		);
 		expect(await leadCount()).toBe(1);
 	});
 
@@ -48,13 +68,26 @@ describe('Idempotency-Key (contract §8)', () => {
 
 	test('a failed request is not stored: the key may be used again after a 400 or 409', async () => {
 		const headers = { 'Idempotency-Key': 'retry-after-error' };
-		expectError(await sandbox.api.post('/v1/leads', { email: 'bad' }, headers), 400, 'invalid_params', 'email');
-		expect((await sandbox.api.post('/v1/leads', { email: 'good@example.com' }, headers)).status).toBe(201);
+		expectError(
+			await sandbox.api.post('/v1/leads', { email: 'bad' }, headers),
+			400,
+			'invalid_params',
+			'email',
+		);
+		expect(
+			(await sandbox.api.post('/v1/leads', { email: 'good@example.com' }, headers)).status,
+		).toBe(201);
 		const draft = await sandbox.createResource();
 		const publishKey = { 'Idempotency-Key': 'archive-draft' };
-		expectError(await sandbox.api.post(`/v1/resources/${draft.id}/archive`, undefined, publishKey), 409, 'invalid_state');
+		expectError(
+			await sandbox.api.post(`/v1/resources/${draft.id}/archive`, undefined, publishKey),
+			409,
+			'invalid_state',
+		);
 		await sandbox.api.post(`/v1/resources/${draft.id}/publish`);
-		expect((await sandbox.api.post(`/v1/resources/${draft.id}/archive`, undefined, publishKey)).status).toBe(200);
+		expect(
+			(await sandbox.api.post(`/v1/resources/${draft.id}/archive`, undefined, publishKey)).status,
+		).toBe(200);
 	});
 
 	test('replays work for bodiless POSTs too (publish replays its first answer instead of 409)', async () => {
@@ -78,7 +111,12 @@ describe('Idempotency-Key (contract §8)', () => {
 
 	test('a malformed key (over 255 chars, non-printable) is 400 Idempotency-Key', async () => {
 		for (const key of ['x'.repeat(256), 'tab\there']) {
-			expectError(await sandbox.api.post('/v1/leads', { email: 'k@example.com' }, { 'Idempotency-Key': key }), 400, 'invalid_params', 'Idempotency-Key');
+			expectError(
+				await sandbox.api.post('/v1/leads', { email: 'k@example.com' }, { 'Idempotency-Key': key }),
+				400,
+				'invalid_params',
+				'Idempotency-Key',
+			);
 		}
 		expect(await leadCount()).toBe(0);
 	});
@@ -86,7 +124,9 @@ describe('Idempotency-Key (contract §8)', () => {
 	test('concurrent requests with the same key create once', async () => {
 		const headers = { 'Idempotency-Key': 'concurrent' };
 		const answers = await Promise.all(
-			Array.from({ length: 5 }, () => sandbox.api.post<Lead>('/v1/leads', { email: 'c@example.com' }, headers)),
+			Array.from({ length: 5 }, () =>
+				sandbox.api.post<Lead>('/v1/leads', { email: 'c@example.com' }, headers),
+			),
 		);
 		expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
 		expect(await leadCount()).toBe(1);

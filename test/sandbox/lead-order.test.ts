@@ -17,7 +17,9 @@ async function pageAll(query: string): Promise<string[]> {
 	const ids: string[] = [];
 	let cursor: string | null = null;
 	do {
-		const answer: { status: number; body: ListPage<Lead> } = await sandbox.api.get<ListPage<Lead>>(`/v1/leads?${query}&limit=23${cursor ? `&cursor=${cursor}` : ''}`);
+		const answer: { status: number; body: ListPage<Lead> } = await sandbox.api.get<ListPage<Lead>>(
+			`/v1/leads?${query}&limit=23${cursor ? `&cursor=${cursor}` : ''}`,
+		);
 		expect(answer.status).toBe(200);
 		ids.push(...answer.body.data.map((lead) => lead.id));
 		cursor = answer.body.next_cursor;
@@ -30,7 +32,8 @@ beforeAll(async () => {
 	expect((await sandbox.control.post('/_sandbox/seed', { seed: 11, leads: 120 })).status).toBe(201);
 	await sandbox.createLead({ name: null });
 	const some = (await sandbox.allLeads()).slice(0, 30);
-	for (const lead of some) expect((await sandbox.api.patch(`/v1/leads/${lead.id}`, { notes: 'moved' })).status).toBe(200);
+	for (const lead of some)
+		expect((await sandbox.api.patch(`/v1/leads/${lead.id}`, { notes: 'moved' })).status).toBe(200);
 });
 
 test.each(SORTS.flatMap((sort) => [[sort, 'asc'] as const, [sort, 'desc'] as const]))(

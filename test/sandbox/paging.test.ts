@@ -1,11 +1,19 @@
 // Spec "Limits: page size", docs/api-contract.md §4: the list envelope, limit, keyset cursors.
-import { expectError, useSandbox, type Lead, type ListPage, type Resource } from '../support/sandbox-client';
+import {
+	expectError,
+	useSandbox,
+	type Lead,
+	type ListPage,
+	type Resource,
+} from '../support/sandbox-client';
 
 const sandbox = useSandbox();
 
 beforeAll(async () => {
 	await sandbox.reset();
-	expect((await sandbox.control.post('/_sandbox/seed', { seed: 7, leads: 250, resources: 30 })).status).toBe(201);
+	expect(
+		(await sandbox.control.post('/_sandbox/seed', { seed: 7, leads: 250, resources: 30 })).status,
+	).toBe(201);
 });
 
 async function page<T = Lead>(path: string): Promise<ListPage<T>> {
@@ -16,7 +24,14 @@ async function page<T = Lead>(path: string): Promise<ListPage<T>> {
 
 describe('Limits: page size — default 20, maximum 100 (contract §4)', () => {
 	test('every list answers { object: "list", data, has_more, next_cursor }', async () => {
-		for (const path of ['/v1/leads', '/v1/resources', '/v1/webhooks', '/v1/users', '/v1/ctas', '/v1/webhooks/event-types']) {
+		for (const path of [
+			'/v1/leads',
+			'/v1/resources',
+			'/v1/webhooks',
+			'/v1/users',
+			'/v1/ctas',
+			'/v1/webhooks/event-types',
+		]) {
 			const body = await page<unknown>(path);
 			expect(Object.keys(body)).toEqual(['object', 'data', 'has_more', 'next_cursor']);
 			expect(body.object).toBe('list');
@@ -32,14 +47,29 @@ describe('Limits: page size — default 20, maximum 100 (contract §4)', () => {
 		expect((await page<Resource>('/v1/resources?limit=1')).data).toHaveLength(1);
 	});
 
-	test.each(['101', '0', '-1', 'abc', '1.5', ''])('Errors: 400 invalid_params — limit=%s', async (limit) => {
-		for (const path of ['/v1/leads', '/v1/resources', '/v1/webhooks', '/v1/users', '/v1/ctas']) {
-			expectError(await sandbox.api.get(`${path}?limit=${limit}`), 400, 'invalid_params', 'limit');
-		}
-	});
+	test.each(['101', '0', '-1', 'abc', '1.5', ''])(
+		'Errors: 400 invalid_params — limit=%s',
+		async (limit) => {
+			for (const path of ['/v1/leads', '/v1/resources', '/v1/webhooks', '/v1/users', '/v1/ctas']) {
+				expectError(
+					await sandbox.api.get(`${path}?limit=${limit}`),
+					400,
+					'invalid_params',
+					'limit',
+				);
+			}
+		},
+	);
 
 	test('the last page has has_more false and next_cursor null', async () => {
-		const last = await page('/v1/leads?limit=100&cursor=' + (await page('/v1/leads?limit=100&cursor=' + (await page('/v1/leads?limit=100')).next_cursor)).next_cursor);
+		const last = await page(
+			'/v1/leads?limit=100&cursor=' +
+				(
+					await page(
+						'/v1/leads?limit=100&cursor=' + (await page('/v1/leads?limit=100')).next_cursor,
+					)
+				).next_cursor,
+		);
 		expect(last.data).toHaveLength(50);
 		expect(last.has_more).toBe(false);
 		expect(last.next_cursor).toBeNull();
@@ -53,7 +83,9 @@ describe('Paging: keyset cursors', () => {
 		const seen: Lead[] = [];
 		let cursor: string | null = null;
 		do {
-			const body: ListPage<Lead> = await page(`/v1/leads?limit=37${cursor ? `&cursor=${cursor}` : ''}`);
+			const body: ListPage<Lead> = await page(
+				`/v1/leads?limit=37${cursor ? `&cursor=${cursor}` : ''}`,
+			);
 			seen.push(...body.data);
 			cursor = body.next_cursor;
 			await sandbox.createLead();
@@ -68,11 +100,15 @@ describe('Paging: keyset cursors', () => {
 
 	test('sort=score asc pages equal the whole list sorted, no duplicates or gaps', async () => {
 		const all = await sandbox.allLeads();
-		const expected = [...all].sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : 1)).map((l) => l.id);
+		const expected = [...all]
+			.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : 1))
+			.map((l) => l.id);
 		const seen: string[] = [];
 		let cursor: string | null = null;
 		do {
-			const body: ListPage<Lead> = await page(`/v1/leads?sort=score&order=asc&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+			const body: ListPage<Lead> = await page(
+				`/v1/leads?sort=score&order=asc&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+			);
 			seen.push(...body.data.map((l) => l.id));
 			cursor = body.next_cursor;
 		} while (cursor);
@@ -84,7 +120,9 @@ describe('Paging: keyset cursors', () => {
 		const ids: string[] = [];
 		let cursor: string | null = null;
 		do {
-			const body: ListPage<Lead> = await page(`/v1/leads?sort=name&order=desc&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+			const body: ListPage<Lead> = await page(
+				`/v1/leads?sort=name&order=desc&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+			);
 			ids.push(...body.data.map((l) => l.id));
 			cursor = body.next_cursor;
 		} while (cursor);
@@ -99,7 +137,9 @@ describe('Paging: keyset cursors', () => {
 		const rest: string[] = [];
 		let cursor = first.next_cursor;
 		while (cursor) {
-			const body: ListPage<Resource> = await page<Resource>(`/v1/resources?limit=10&cursor=${cursor}`);
+			const body: ListPage<Resource> = await page<Resource>(
+				`/v1/resources?limit=10&cursor=${cursor}`,
+			);
 			rest.push(...body.data.map((r) => r.id));
 			cursor = body.next_cursor;
 		}
@@ -109,9 +149,24 @@ describe('Paging: keyset cursors', () => {
 	test('Errors: 400 invalid_params — a cursor that does not decode, or that was made for another sort', async () => {
 		const cursor = (await page('/v1/leads?limit=5')).next_cursor as string;
 		expectError(await sandbox.api.get('/v1/leads?cursor=garbage'), 400, 'invalid_params', 'cursor');
-		expectError(await sandbox.api.get(`/v1/leads?cursor=${Buffer.from('{"x":1}').toString('base64url')}`), 400, 'invalid_params', 'cursor');
-		expectError(await sandbox.api.get(`/v1/leads?sort=score&cursor=${cursor}`), 400, 'invalid_params', 'cursor');
-		expectError(await sandbox.api.get(`/v1/leads?order=asc&cursor=${cursor}`), 400, 'invalid_params', 'cursor');
+		expectError(
+			await sandbox.api.get(`/v1/leads?cursor=${Buffer.from('{"x":1}').toString('base64url')}`),
+			400,
+			'invalid_params',
+			'cursor',
+		);
+		expectError(
+			await sandbox.api.get(`/v1/leads?sort=score&cursor=${cursor}`),
+			400,
+			'invalid_params',
+			'cursor',
+		);
+		expectError(
+			await sandbox.api.get(`/v1/leads?order=asc&cursor=${cursor}`),
+			400,
+			'invalid_params',
+			'cursor',
+		);
 		expect((await sandbox.api.get(`/v1/leads?cursor=${cursor}`)).status).toBe(200);
 	});
 });

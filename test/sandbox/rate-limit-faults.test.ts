@@ -20,7 +20,9 @@ async function leadCount(): Promise<number> {
 }
 
 async function faults(settings: Record<string, unknown>): Promise<void> {
-	expect((await sandbox.control.call('PUT', '/_sandbox/faults', { json: settings })).status).toBe(200);
+	expect((await sandbox.control.call('PUT', '/_sandbox/faults', { json: settings })).status).toBe(
+		200,
+	);
 }
 
 describe('Limits: request rate (contract §9)', () => {
@@ -53,7 +55,9 @@ describe('Limits: request rate (contract §9)', () => {
 
 		const readOnly = await sandbox.readOnly.get('/v1/leads?limit=100');
 		expect(readOnly.status).toBe(200);
-		expect((readOnly.body as unknown as ListPage<Lead>).data.map((l) => l.email)).not.toContain('over@example.com');
+		expect((readOnly.body as unknown as ListPage<Lead>).data.map((l) => l.email)).not.toContain(
+			'over@example.com',
+		);
 		expect((await sandbox.control.get<unknown[]>('/_sandbox/crm/pushes')).body).toHaveLength(5);
 	});
 
@@ -63,7 +67,9 @@ describe('Limits: request rate (contract §9)', () => {
 		await sandbox.api.get('/v1/leads');
 		const refused = await sandbox.api.get('/v1/leads');
 		expectError(refused, 429, 'rate_limited');
-		await sandbox.control.post('/_sandbox/clock/advance', { seconds: Number(refused.headers.get('retry-after')) });
+		await sandbox.control.post('/_sandbox/clock/advance', {
+			seconds: Number(refused.headers.get('retry-after')),
+		});
 		expect((await sandbox.api.get('/v1/leads')).status).toBe(200);
 	});
 
@@ -85,7 +91,11 @@ describe('Limits: request rate (contract §9)', () => {
 describe('Errors: 500 server_error and 429 via faults (contract §13), decided before processing', () => {
 	test('rate_500 = 1: every matching request is 500 server_error and has no effect', async () => {
 		await faults({ rate_500: 1, seed: 1 });
-		expectError(await sandbox.api.post('/v1/leads', { email: 'f@example.com' }), 500, 'server_error');
+		expectError(
+			await sandbox.api.post('/v1/leads', { email: 'f@example.com' }),
+			500,
+			'server_error',
+		);
 		await sandbox.control.delete('/_sandbox/faults');
 		expect(await leadCount()).toBe(0);
 		expect((await sandbox.control.get<unknown[]>('/_sandbox/crm/pushes')).body).toEqual([]);
@@ -104,7 +114,11 @@ describe('Errors: 500 server_error and 429 via faults (contract §13), decided b
 		await faults({ rate_500: 1, methods: ['POST'], path_prefix: '/v1/resources' });
 		expect((await sandbox.api.get('/v1/resources')).status).toBe(200);
 		expect((await sandbox.api.post('/v1/leads', { email: 'ok@example.com' })).status).toBe(201);
-		expectError(await sandbox.api.post('/v1/resources', { title: 't', type: 'article' }), 500, 'server_error');
+		expectError(
+			await sandbox.api.post('/v1/resources', { title: 't', type: 'article' }),
+			500,
+			'server_error',
+		);
 		expect((await sandbox.control.get('/_sandbox/keys')).status).toBe(200);
 	});
 
@@ -124,7 +138,11 @@ describe('Errors: 500 server_error and 429 via faults (contract §13), decided b
 
 	test('drop_rate = 1 closes the connection without an answer; latency_ms delays', async () => {
 		await faults({ drop_rate: 1, path_prefix: '/v1/leads' });
-		await expect(fetch(`${sandbox.url}/v1/leads`, { headers: { Authorization: `Bearer ${sandbox.keys.full}` } })).rejects.toThrow();
+		await expect(
+			fetch(`${sandbox.url}/v1/leads`, {
+				headers: { Authorization: `Bearer ${sandbox.keys.full}` },
+			}),
+		).rejects.toThrow();
 		await faults({ latency_ms: 200 });
 		const started = Date.now();
 		expect((await sandbox.api.get('/v1/leads')).status).toBe(200);
@@ -132,9 +150,26 @@ describe('Errors: 500 server_error and 429 via faults (contract §13), decided b
 	});
 
 	test('bad fault settings are 400', async () => {
-		expectError(await sandbox.control.call('PUT', '/_sandbox/faults', { json: { rate_500: 2 } }), 400, 'invalid_params', 'rate_500');
-		expectError(await sandbox.control.call('PUT', '/_sandbox/faults', { json: { rate_500: 0.6, rate_429: 0.6 } }), 400, 'invalid_params', 'rate_429');
-		expectError(await sandbox.control.call('PUT', '/_sandbox/faults', { json: { methods: ['FETCH'] } }), 400, 'invalid_params', 'methods.0');
+		expectError(
+			await sandbox.control.call('PUT', '/_sandbox/faults', { json: { rate_500: 2 } }),
+			400,
+			'invalid_params',
+			'rate_500',
+		);
+		expectError(
+			await sandbox.control.call('PUT', '/_sandbox/faults', {
+				json: { rate_500: 0.6, rate_429: 0.6 },
+			}),
+			400,
+			'invalid_params',
+			'rate_429',
+		);
+		expectError(
+			await sandbox.control.call('PUT', '/_sandbox/faults', { json: { methods: ['FETCH'] } }),
+			400,
+			'invalid_params',
+			'methods.0',
+		);
 	});
 });
 
@@ -160,7 +195,9 @@ describe('Control: /_sandbox/requests counts every /v1 request', () => {
 		await faults({ rate_500: 1, methods: ['PATCH'] });
 		await sandbox.api.patch('/v1/leads/lead_abc', { status: 'lost' });
 		await faults({ drop_rate: 1, methods: ['DELETE'] });
-		await expect(fetch(`${sandbox.url}/v1/resources/res_abc`, { method: 'DELETE' })).rejects.toThrow();
+		await expect(
+			fetch(`${sandbox.url}/v1/resources/res_abc`, { method: 'DELETE' }),
+		).rejects.toThrow();
 		const log = (await sandbox.control.get<LoggedRequest[]>('/_sandbox/requests')).body;
 		expect(log.map((r) => [r.method, r.status])).toEqual([
 			['PATCH', 500],

@@ -28,7 +28,9 @@ afterEach(async () => {
 	await harness.close();
 });
 
-async function activeTrigger(parameters: INodeParameters = { events: ['lead.created'] }): Promise<TriggerHarness> {
+async function activeTrigger(
+	parameters: INodeParameters = { events: ['lead.created'] },
+): Promise<TriggerHarness> {
 	const trigger = triggerOf(harness, parameters);
 	await trigger.activate('trigger');
 	return trigger;
@@ -41,8 +43,15 @@ function secretOf(trigger: TriggerHarness, mode: 'trigger' | 'manual' = 'trigger
 }
 
 /** A POST whose headers and first bytes go out now and whose body is completed by `finish()`. */
-function startSlowPost(url: string, headers: Record<string, string>, body: string): { finish(): Promise<number> } {
-	const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } });
+function startSlowPost(
+	url: string,
+	headers: Record<string, string>,
+	body: string,
+): { finish(): Promise<number> } {
+	const req = request(url, {
+		method: 'POST',
+		headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+	});
 	const answer = new Promise<number>((resolve, reject) => {
 		req.on('response', (res) => {
 			res.resume();
@@ -60,7 +69,8 @@ function startSlowPost(url: string, headers: Record<string, string>, body: strin
 }
 
 const emitted = (deliveries: Delivery[]) => deliveries.flatMap((delivery) => delivery.items);
-const reasonOf = (delivery: Delivery) => (delivery.response?.webhookResponse as IDataObject | undefined)?.reason;
+const reasonOf = (delivery: Delivery) =>
+	(delivery.response?.webhookResponse as IDataObject | undefined)?.reason;
 
 describe('Content Marketing Trigger: deliveries from the service', () => {
 	test('a lead created through the API reaches the trigger signed and is emitted once', async () => {
@@ -83,13 +93,18 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 		});
 		expect(output.event_id).toMatch(/^evt_/);
 		expect(output.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-		const attempts = await sandbox.waitForDeliveries((all) => all.some((a) => a.event_id === output.event_id && a.ok));
+		const attempts = await sandbox.waitForDeliveries((all) =>
+			all.some((a) => a.event_id === output.event_id && a.ok),
+		);
 		expect(attempts.filter((a) => a.event_id === output.event_id)).toHaveLength(1);
 		expect(emitted(trigger.deliveries)).toHaveLength(1);
 	});
 
 	test('status updates are emitted with the previous status, and the status filter drops other statuses', async () => {
-		const trigger = await activeTrigger({ events: ['lead.status_updated'], options: { statuses: ['qualified'] } });
+		const trigger = await activeTrigger({
+			events: ['lead.status_updated'],
+			options: { statuses: ['qualified'] },
+		});
 		const lead = await sandbox.createLead();
 
 		let next = trigger.nextDelivery();
@@ -125,7 +140,10 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 		expect(reasonOf(fromApi)).toBe('filtered out');
 
 		const body = eventBody('lead.created', leadFixture({ source_resource_id: resourceId }));
-		const matching = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body)) });
+		const matching = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body)),
+		});
 		expect(matching.status).toBe(200);
 		expect(matching.items).toHaveLength(1);
 		expect(matching.items[0].json.source_resource_id).toBe(resourceId);
@@ -140,7 +158,11 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 
 		expect(delivery.items).toHaveLength(1);
 		const output = delivery.items[0].json;
-		expect(output).toMatchObject({ type: 'lead.created', api_version: 'v1', data: { lead: { id: lead.id } } });
+		expect(output).toMatchObject({
+			type: 'lead.created',
+			api_version: 'v1',
+			data: { lead: { id: lead.id } },
+		});
 		expect(output.id).toMatch(/^evt_/);
 	});
 
@@ -174,7 +196,9 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 		await sandbox.control.put('/_sandbox/webhook-faults', { ignore_answers: 1 });
 
 		await sandbox.createLead();
-		const attempts = await sandbox.waitForDeliveries((all) => all.some((a) => a.attempt === 2 && a.ok));
+		const attempts = await sandbox.waitForDeliveries((all) =>
+			all.some((a) => a.attempt === 2 && a.ok),
+		);
 
 		expect(attempts.map((a) => [a.attempt, a.ok])).toEqual([
 			[1, false],
@@ -191,7 +215,10 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const trigger = await activeTrigger();
 		const body = eventBody('lead.created', leadFixture());
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign('whsec_forged', body)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign('whsec_forged', body)),
+		});
 
 		expect(result.status).toBe(401);
 		expect(result.items).toHaveLength(0);
@@ -221,7 +248,10 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const trigger = await activeTrigger();
 		const body = eventBody('lead.created', leadFixture());
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body, unixNow() - 301)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body, unixNow() - 301)),
+		});
 
 		expect(result.status).toBe(401);
 		expect(result.items).toHaveLength(0);
@@ -231,7 +261,10 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const trigger = await activeTrigger();
 		const body = eventBody('lead.created', leadFixture());
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body, unixNow() + 301)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body, unixNow() + 301)),
+		});
 
 		expect(result.status).toBe(401);
 		expect(result.items).toHaveLength(0);
@@ -245,7 +278,10 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		});
 		const body = eventBody('lead.created', leadFixture());
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign(other.body.secret, body)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(other.body.secret, body)),
+		});
 
 		expect(result.status).toBe(401);
 		expect(result.items).toHaveLength(0);
@@ -256,7 +292,10 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const body = eventBody('lead.created', leadFixture());
 		const signature = sign(secretOf(trigger), body);
 
-		const result = await trigger.deliver({ body: body.replace('Grace Hopper', 'Mallory'), headers: signedHeaders(signature) });
+		const result = await trigger.deliver({
+			body: body.replace('Grace Hopper', 'Mallory'),
+			headers: signedHeaders(signature),
+		});
 
 		expect(result.status).toBe(401);
 		expect(result.items).toHaveLength(0);
@@ -285,17 +324,25 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		});
 	});
 
-	test('an accepted event is answered with a JSON body naming it (not n8n\'s default text)', async () => {
+	test("an accepted event is answered with a JSON body naming it (not n8n's default text)", async () => {
 		const trigger = await activeTrigger();
 		const body = eventBody('lead.created', leadFixture());
 		const { id } = JSON.parse(body) as { id: string };
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body)),
+		});
 
 		expect(result.status).toBe(200);
 		expect(result.items).toHaveLength(1);
 		expect(result.responseHeaders['content-type']).toMatch(/^application\/json/);
-		expect(JSON.parse(result.responseBody)).toEqual({ received: true, emitted: true, reason: 'new event', event_id: id });
+		expect(JSON.parse(result.responseBody)).toEqual({
+			received: true,
+			emitted: true,
+			reason: 'new event',
+			event_id: id,
+		});
 	});
 
 	test('a replay is still recognised after a restart, from the ids kept in static data', async () => {
@@ -305,15 +352,21 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const first = await trigger.deliver({ body, headers: signedHeaders(sign(secret, body)) });
 		expect(first.items).toHaveLength(1);
 		const eventId = (JSON.parse(body) as { id: string }).id;
-		expect(Object.keys(recordFor(trigger, trigger.webhookUrl('trigger'))?.seen ?? {})).toContain(eventId);
+		expect(Object.keys(recordFor(trigger, trigger.webhookUrl('trigger'))?.seen ?? {})).toContain(
+			eventId,
+		);
 
 		// A new process would have an empty memory; a new node id gives this instance its own memory scope.
 		const restarted = await harnessFor(sandbox, { serve: true });
 		try {
-			const again = triggerOf(restarted, { events: ['lead.created'] }, {
-				webhookId: trigger.node.webhookId,
-				staticData: trigger.staticData,
-			});
+			const again = triggerOf(
+				restarted,
+				{ events: ['lead.created'] },
+				{
+					webhookId: trigger.node.webhookId,
+					staticData: trigger.staticData,
+				},
+			);
 			const replay = await again.deliver({ body, headers: signedHeaders(sign(secret, body)) });
 			expect(replay.status).toBe(200);
 			expect(replay.items).toHaveLength(0);
@@ -342,9 +395,14 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 
 	test('an unsubscribed event type is acknowledged with 200 and not emitted', async () => {
 		const trigger = await activeTrigger({ events: ['lead.created'] });
-		const body = eventBody('lead.status_updated', leadFixture({ status: 'lost' }), { previous_status: 'new' });
+		const body = eventBody('lead.status_updated', leadFixture({ status: 'lost' }), {
+			previous_status: 'new',
+		});
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body)),
+		});
 
 		expect(result.status).toBe(200);
 		expect(result.items).toHaveLength(0);
@@ -355,7 +413,10 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 		const trigger = await activeTrigger();
 		const body = JSON.stringify({ hello: 'world' });
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(sign(secretOf(trigger), body)) });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body)),
+		});
 
 		expect(result.status).toBe(400);
 		expect(result.items).toHaveLength(0);
@@ -370,7 +431,10 @@ describe('Content Marketing Trigger: tolerated signature header forms (contract 
 		const valid = sign(secretOf(trigger), body, timestamp).split(',')[1];
 		const header = `t=${timestamp}; v1=${'0'.repeat(64)} ; ${valid}`;
 
-		const result = await trigger.deliver({ body, headers: signedHeaders(header, 'X-CM-Signature') });
+		const result = await trigger.deliver({
+			body,
+			headers: signedHeaders(header, 'X-CM-Signature'),
+		});
 
 		expect(result.status).toBe(200);
 		expect(result.items).toHaveLength(1);

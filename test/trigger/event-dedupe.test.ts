@@ -119,7 +119,10 @@ describe('eventDedupe: concurrent calls with last-write-wins saves', () => {
 describe('eventDedupe: bounds and expiry', () => {
 	test('an id older than the retry horizon expires; one just inside it is still a duplicate', () => {
 		const row = new Row();
-		row.seen = { evt_old: NOW - DEDUPE_HORIZON_SECONDS - 1, evt_recent: NOW - DEDUPE_HORIZON_SECONDS + 1 };
+		row.seen = {
+			evt_old: NOW - DEDUPE_HORIZON_SECONDS - 1,
+			evt_recent: NOW - DEDUPE_HORIZON_SECONDS + 1,
+		};
 
 		const old = claimEvent(newProcess(), row.load(), 'evt_old', NOW);
 		const recent = claimEvent(newProcess(), row.load(), 'evt_recent', NOW);
@@ -128,7 +131,7 @@ describe('eventDedupe: bounds and expiry', () => {
 		expect(recent.duplicate).toBe(true);
 	});
 
-	test('the retry horizon covers the contract\'s schedule (10 s, 1 min, 10 min, 1 h, 6 h, 5 s per attempt)', () => {
+	test("the retry horizon covers the contract's schedule (10 s, 1 min, 10 min, 1 h, 6 h, 5 s per attempt)", () => {
 		const lastAttempt = 10 + 60 + 600 + 3600 + 21600 + 6 * 5;
 		expect(DEDUPE_HORIZON_SECONDS).toBeGreaterThan(lastAttempt);
 	});

@@ -49,10 +49,14 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 		await trigger.activate('trigger');
 		const [first] = await sandbox.endpoints();
 
-		const resaved = triggerOf(harness, { events: ['lead.created', 'lead.status_updated'] }, {
-			webhookId: trigger.node.webhookId,
-			staticData: trigger.staticData,
-		});
+		const resaved = triggerOf(
+			harness,
+			{ events: ['lead.created', 'lead.status_updated'] },
+			{
+				webhookId: trigger.node.webhookId,
+				staticData: trigger.staticData,
+			},
+		);
 		expect(await resaved.checkExists('trigger')).toBe(true);
 
 		const endpoints = await sandbox.endpoints();
@@ -68,7 +72,10 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 
 		const restarted = await harnessFor(sandbox);
 		try {
-			const again = triggerOf(restarted, PARAMETERS, { webhookId: trigger.node.webhookId, staticData: trigger.staticData });
+			const again = triggerOf(restarted, PARAMETERS, {
+				webhookId: trigger.node.webhookId,
+				staticData: trigger.staticData,
+			});
 			expect(again.webhookUrl('trigger')).toBe(trigger.webhookUrl('trigger'));
 			await again.activate('trigger');
 			expect((await sandbox.endpoints()).map((endpoint) => endpoint.id)).toEqual([first.id]);
@@ -81,7 +88,10 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 		const trigger = triggerOf(harness, PARAMETERS);
 		await trigger.activate('trigger');
 		const [first] = await sandbox.endpoints();
-		await sandbox.api.patch(`/v1/webhooks/${first.id}`, { active: false, events: ['lead.status_updated'] });
+		await sandbox.api.patch(`/v1/webhooks/${first.id}`, {
+			active: false,
+			events: ['lead.status_updated'],
+		});
 
 		await trigger.activate('trigger');
 
@@ -93,7 +103,10 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 	test('an endpoint for this URL whose secret the node does not hold is deleted and replaced, never duplicated', async () => {
 		const trigger = triggerOf(harness, PARAMETERS);
 		const url = trigger.webhookUrl('trigger');
-		const orphan = await sandbox.api.post<{ id: string }>('/v1/webhooks', { url, events: ['lead.created'] });
+		const orphan = await sandbox.api.post<{ id: string }>('/v1/webhooks', {
+			url,
+			events: ['lead.created'],
+		});
 		expect(orphan.status).toBe(201);
 
 		expect(await trigger.checkExists('trigger')).toBe(false);
@@ -140,7 +153,9 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 		await trigger.activate('trigger');
 
 		const endpoints = await sandbox.endpoints();
-		expect(endpoints.map((endpoint) => endpoint.url).sort()).toEqual([productionUrl, testUrl].sort());
+		expect(endpoints.map((endpoint) => endpoint.url).sort()).toEqual(
+			[productionUrl, testUrl].sort(),
+		);
 		expect(recordFor(trigger, testUrl)?.secret).not.toBe(recordFor(trigger, productionUrl)?.secret);
 
 		await trigger.deactivate('manual');

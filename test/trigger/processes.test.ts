@@ -80,15 +80,25 @@ function events(count: number): SignedEvent[] {
 }
 
 async function deliver(trigger: TriggerHarness, secret: string, event: SignedEvent) {
-	return await trigger.deliver({ body: event.body, headers: signedHeaders(sign(secret, event.body)) });
+	return await trigger.deliver({
+		body: event.body,
+		headers: signedHeaders(sign(secret, event.body)),
+	});
 }
 
 /**
  * A delivery whose request reaches the process (which loads the static data then) but whose body
  * is held back until `finish()`: its save comes after whatever other calls save meanwhile.
  */
-function heldDelivery(trigger: TriggerHarness, secret: string, event: SignedEvent): { finish(): Promise<number> } {
-	const headers = { ...signedHeaders(sign(secret, event.body)), 'content-length': String(Buffer.byteLength(event.body)) };
+function heldDelivery(
+	trigger: TriggerHarness,
+	secret: string,
+	event: SignedEvent,
+): { finish(): Promise<number> } {
+	const headers = {
+		...signedHeaders(sign(secret, event.body)),
+		'content-length': String(Buffer.byteLength(event.body)),
+	};
 	const req = request(trigger.webhookUrl('trigger'), { method: 'POST', headers });
 	const answer = new Promise<number>((resolve, reject) => {
 		req.on('response', (res) => {
@@ -108,10 +118,13 @@ function heldDelivery(trigger: TriggerHarness, secret: string, event: SignedEven
 
 /** The ids in the database row now. */
 function storedIds(cluster: Cluster): string[] {
-	const node = cluster.store.data['node:Trigger'] as { endpoints?: Record<string, { seen?: IDataObject }> };
+	const node = cluster.store.data['node:Trigger'] as {
+		endpoints?: Record<string, { seen?: IDataObject }>;
+	};
 	return Object.keys(node.endpoints?.[cluster.url]?.seen ?? {});
 }
-const executions = (trigger: TriggerHarness) => trigger.deliveries.filter((delivery) => delivery.items.length > 0).length;
+const executions = (trigger: TriggerHarness) =>
+	trigger.deliveries.filter((delivery) => delivery.items.length > 0).length;
 const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseBody) as IDataObject;
 
 describe('Content Marketing Trigger: one event, one execution across processes and restarts', () => {
@@ -120,13 +133,17 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		const before = await shared.start();
 		const batch = events(20);
 
-		const first = await Promise.all(batch.map(async (event) => await deliver(before, shared.secret, event)));
+		const first = await Promise.all(
+			batch.map(async (event) => await deliver(before, shared.secret, event)),
+		);
 		expect(first.map((result) => result.status)).toEqual(batch.map(() => 200));
 		expect(executions(before)).toBe(20);
 		expect(storedIds(shared).sort()).toEqual(batch.map((event) => event.id).sort());
 
 		const after = await shared.start();
-		const again = await Promise.all(batch.map(async (event) => await deliver(after, shared.secret, event)));
+		const again = await Promise.all(
+			batch.map(async (event) => await deliver(after, shared.secret, event)),
+		);
 		expect(executions(after)).toBe(0);
 		expect(again.map((result) => bodyOf(result).reason)).toEqual(batch.map(() => 'duplicate'));
 	});

@@ -5,7 +5,12 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
 import { createHarness } from '../harness';
-import { ACCOUNT_A, useSandbox, type JsonObject, type SandboxClient } from '../support/sandbox-client';
+import {
+	ACCOUNT_A,
+	useSandbox,
+	type JsonObject,
+	type SandboxClient,
+} from '../support/sandbox-client';
 
 export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 export const CREDENTIAL = 'contentMarketingApi';
@@ -27,7 +32,10 @@ export function useTriggerSandbox(settings: JsonObject = {}): SandboxClient {
 }
 
 /** A harness with the built package loaded, its credential pointing at the sandbox. */
-export async function harnessFor(sandbox: SandboxClient, options: { serve?: boolean; origin?: string } = {}): Promise<Harness> {
+export async function harnessFor(
+	sandbox: SandboxClient,
+	options: { serve?: boolean; origin?: string } = {},
+): Promise<Harness> {
 	const harness = await createHarness({
 		packageRoot: PACKAGE_ROOT,
 		origin: options.origin,

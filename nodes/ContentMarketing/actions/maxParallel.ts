@@ -26,7 +26,9 @@ function shown(property: INodeProperties, key: string): string[] {
 function withField(collection: INodeProperties): INodeProperties {
 	// Inserted at its alphabetical place; the order of the others is the operation's own.
 	const options = [...((collection.options ?? []) as INodeProperties[])];
-	const at = options.findIndex((option) => option.displayName.localeCompare(maxParallelRequestsField.displayName) > 0);
+	const at = options.findIndex(
+		(option) => option.displayName.localeCompare(maxParallelRequestsField.displayName) > 0,
+	);
 	options.splice(at === -1 ? options.length : at, 0, maxParallelRequestsField);
 	return { ...collection, options };
 }
@@ -49,7 +51,9 @@ function collectionFor(displayOptions: IDisplayOptions): INodeProperties {
  * Options collection shows only under one more condition (e.g. uploads), a second one covers the rest.
  */
 export function withMaxParallelRequests(properties: INodeProperties[]): INodeProperties[] {
-	const result = properties.map((property) => (isOptionsCollection(property) ? withField(property) : property));
+	const result = properties.map((property) =>
+		isOptionsCollection(property) ? withField(property) : property,
+	);
 	for (const selector of properties.filter((property) => property.name === 'operation')) {
 		const resources = shown(selector, 'resource');
 		for (const resource of resources) {
@@ -69,13 +73,16 @@ export function withMaxParallelRequests(properties: INodeProperties[]): INodePro
 					);
 					if (extra.length === 0 && collection.displayOptions?.hide === undefined) continue;
 					if (extra.length !== 1 || collection.displayOptions?.hide !== undefined) {
-						throw new Error(`The Options of ${resource} › ${operation} show under a condition Max Parallel Requests cannot mirror`);
+						throw new Error(
+							`The Options of ${resource} › ${operation} show under a condition Max Parallel Requests cannot mirror`,
+						);
 					}
 					const show: Show = { resource: [resource], operation: [operation] };
 					result.push(collectionFor({ show, hide: Object.fromEntries(extra) }));
 				}
 			}
-			if (uncovered.length > 0) result.push(collectionFor({ show: { resource: [resource], operation: uncovered } }));
+			if (uncovered.length > 0)
+				result.push(collectionFor({ show: { resource: [resource], operation: uncovered } }));
 		}
 	}
 	return result;

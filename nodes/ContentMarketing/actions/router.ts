@@ -20,10 +20,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as ResourceName;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const operations = Object.prototype.hasOwnProperty.call(resources, resource) ? resources[resource] : {};
-	const selected = Object.prototype.hasOwnProperty.call(operations, operation) ? operations[operation] : undefined;
+	const operations = Object.prototype.hasOwnProperty.call(resources, resource)
+		? resources[resource]
+		: {};
+	const selected = Object.prototype.hasOwnProperty.call(operations, operation)
+		? operations[operation]
+		: undefined;
 	if (selected === undefined) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+		);
 	}
 	try {
 		return [await selected.execute.call(this, items)];

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { assertCollectionFilled, assertEnum } from './validation';
 import { isObject, readBoolean, readInteger } from './values';
@@ -26,12 +31,25 @@ export const returnAllOrLimit: INodeProperties[] = [
 
 /** The item limit set with `returnAllOrLimit`: undefined for Return All, otherwise the validated Limit. */
 export function readLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
-	if (readBoolean.call(this, this.getNodeParameter('returnAll', itemIndex, false), 'Return All', itemIndex)) return undefined;
-	return readInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1 });
+	if (
+		readBoolean.call(
+			this,
+			this.getNodeParameter('returnAll', itemIndex, false),
+			'Return All',
+			itemIndex,
+		)
+	)
+		return undefined;
+	return readInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, {
+		min: 1,
+	});
 }
 
 /** The "Options" collection of a list operation: Sort By one of `sortBy` (default `defaultSortBy`) and Sort Order. */
-export function sortOptions(sortBy: INodePropertyOptions[], defaultSortBy: string): INodeProperties {
+export function sortOptions(
+	sortBy: INodePropertyOptions[],
+	defaultSortBy: string,
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -79,7 +97,13 @@ export function readSortOptions(
 		qs.sort = assertEnum.call(this, options.sort, sortFields, SORT_OPTION_NAMES.sort, itemIndex);
 	}
 	if (options.order !== undefined) {
-		qs.order = assertEnum.call(this, options.order, SORT_ORDERS, SORT_OPTION_NAMES.order, itemIndex);
+		qs.order = assertEnum.call(
+			this,
+			options.order,
+			SORT_ORDERS,
+			SORT_OPTION_NAMES.order,
+			itemIndex,
+		);
 	}
 	return qs;
 }
@@ -94,11 +118,18 @@ export const simplifyField: INodeProperties = {
 
 /** The Simplify switch as set (see `simplifyField`); a value that is not a boolean is refused. */
 export function readSimplify(this: IExecuteFunctions, itemIndex: number): boolean {
-	return readBoolean.call(this, this.getNodeParameter('simplify', itemIndex, true), 'Simplify', itemIndex);
+	return readBoolean.call(
+		this,
+		this.getNodeParameter('simplify', itemIndex, true),
+		'Simplify',
+		itemIndex,
+	);
 }
 
 /** Options for every value of a vocabulary, from its labels (a Record, so none is missing), sorted by name. */
-export function labelledOptions<T extends string>(labels: Record<T, string>): INodePropertyOptions[] {
+export function labelledOptions<T extends string>(
+	labels: Record<T, string>,
+): INodePropertyOptions[] {
 	return (Object.entries(labels) as Array<[T, string]>)
 		.map(([value, name]) => ({ name, value }))
 		.sort((a, b) => a.name.localeCompare(b.name));

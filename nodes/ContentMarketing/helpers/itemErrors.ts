@@ -21,7 +21,9 @@ export function describeItems(itemIndexes: number[]): string {
 		if (last !== undefined && index === last[1] + 1) last[1] = index;
 		else runs.push([index, index]);
 	}
-	const shown = runs.slice(0, 6).map(([from, to]) => (from === to ? String(from) : `${from}–${to}`));
+	const shown = runs
+		.slice(0, 6)
+		.map(([from, to]) => (from === to ? String(from) : `${from}–${to}`));
 	const rest = runs.length > 6 ? `, … (${sorted.length} items)` : '';
 	return `${sorted.length === 1 ? 'item' : 'items'} ${shown.join(', ')}${rest}`;
 }
@@ -78,5 +80,10 @@ export function unexpectedValue(
 	value: unknown,
 	itemIndex: number,
 ): NodeOperationError {
-	return invalidField.call(this, field, `expected ${expected}, got ${describeValue(value)}`, itemIndex);
+	return invalidField.call(
+		this,
+		field,
+		`expected ${expected}, got ${describeValue(value)}`,
+		itemIndex,
+	);
 }

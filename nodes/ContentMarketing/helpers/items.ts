@@ -11,7 +11,8 @@ export type NodeError = NodeApiError | NodeOperationError;
 /** The error as a NodeApiError/NodeOperationError; with an item index, one that names the item. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (itemIndex !== undefined && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		if (itemIndex !== undefined && error.context.itemIndex === undefined)
+			error.context.itemIndex = itemIndex;
 		return error;
 	}
 	const message = error instanceof Error ? error.message : String(error);
@@ -19,14 +20,21 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 }
 
 /** The output item that stands for a failed input item under "Continue On Fail". */
-export function errorItem(error: NodeError, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
+export function errorItem(
+	error: NodeError,
+	itemIndex: number,
+	extra: IDataObject = {},
+): INodeExecutionData {
 	const json: IDataObject = { error: error.message, ...extra };
 	if (error.description) json.details = error.description;
 	return { json, pairedItem: { item: itemIndex } };
 }
 
 /** Output items for one input item: an array answer gives one item each, all paired with the input item. */
-export function toItems(result: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
+export function toItems(
+	result: IDataObject | IDataObject[],
+	itemIndex: number,
+): INodeExecutionData[] {
 	const list = Array.isArray(result) ? result : [result];
 	return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
@@ -36,8 +44,15 @@ export function toItems(result: IDataObject | IDataObject[], itemIndex: number):
  * Operations without the option run with the default.
  */
 export function readMaxParallel(this: IExecuteFunctions): number {
-	const value = this.getNodeParameter('options.maxParallelRequests', 0, DEFAULT_MAX_PARALLEL) as unknown;
-	return readInteger.call(this, value, 'Max Parallel Requests', 0, { min: 1, max: MAX_PARALLEL_LIMIT });
+	const value = this.getNodeParameter(
+		'options.maxParallelRequests',
+		0,
+		DEFAULT_MAX_PARALLEL,
+	) as unknown;
+	return readInteger.call(this, value, 'Max Parallel Requests', 0, {
+		min: 1,
+		max: MAX_PARALLEL_LIMIT,
+	});
 }
 
 /** The outcome of one task of `runInParallel`; `undefined` for a task that was never started. */
@@ -123,8 +138,14 @@ export async function forEachItem(
 }
 
 /** The stopping error, telling which other items had already been sent (their changes are made). */
-function withOthersSent<T>(error: NodeError, failedIndex: number, outcomes: Array<TaskOutcome<T>>): NodeError {
-	const started = outcomes.flatMap((outcome, index) => (outcome !== undefined && index !== failedIndex ? [index] : []));
+function withOthersSent<T>(
+	error: NodeError,
+	failedIndex: number,
+	outcomes: Array<TaskOutcome<T>>,
+): NodeError {
+	const started = outcomes.flatMap((outcome, index) =>
+		outcome !== undefined && index !== failedIndex ? [index] : [],
+	);
 	if (started.length === 0) return error;
 	const succeeded = started.filter((index) => {
 		const outcome = outcomes[index];

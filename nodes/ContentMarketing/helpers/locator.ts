@@ -24,7 +24,8 @@ export function getLocatorId(
 	field: string,
 	urlMode?: UrlMode,
 ): string {
-	const read = () => this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as unknown;
+	const read = () =>
+		this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as unknown;
 	if (urlMode === undefined) return assertId.call(this, read(), prefix, field, itemIndex);
 	// Read once as given, so that an expression error surfaces as n8n reports it.
 	const given = this.getNodeParameter(parameter, itemIndex, '') as unknown;
@@ -33,7 +34,12 @@ export function getLocatorId(
 		id = read();
 	} catch {
 		const value = isObject(given) ? given.value : given;
-		throw invalidField.call(this, field, `expected ${urlMode.expected}, got ${describeValue(value)}`, itemIndex);
+		throw invalidField.call(
+			this,
+			field,
+			`expected ${urlMode.expected}, got ${describeValue(value)}`,
+			itemIndex,
+		);
 	}
 	return assertId.call(this, id, prefix, field, itemIndex);
 }

@@ -24,7 +24,13 @@ export function idExample(prefix: IdPrefix): string {
 	return ID_EXAMPLE[prefix];
 }
 
-export function assertId(this: NodeContext, value: unknown, prefix: IdPrefix, field: string, itemIndex: number): string {
+export function assertId(
+	this: NodeContext,
+	value: unknown,
+	prefix: IdPrefix,
+	field: string,
+	itemIndex: number,
+): string {
 	const id = typeof value === 'string' ? value.trim() : value;
 	if (isBlank(id)) throw invalidField.call(this, field, 'is required', itemIndex);
 	if (typeof id !== 'string' || !idPattern(prefix).test(id)) {
@@ -35,20 +41,39 @@ export function assertId(this: NodeContext, value: unknown, prefix: IdPrefix, fi
 
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:.]{2,}$/;
 
-export function assertEmail(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+export function assertEmail(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	const expected = 'an e-mail address like name@example.com';
-	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	if (typeof value !== 'string' && !isBlank(value))
+		throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	const email = readText.call(this, value, field, itemIndex);
-	if (email.length > 254 || !EMAIL.test(email)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	if (email.length > 254 || !EMAIL.test(email))
+		throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	return email;
 }
 
 /** A real calendar date written YYYY-MM-DD. */
-export function assertDate(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+export function assertDate(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	const text = typeof value === 'string' ? value.trim() : '';
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-	const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
-	if (!match || !date || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
+	const date = match
+		? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+		: undefined;
+	if (
+		!match ||
+		!date ||
+		date.getUTCMonth() !== Number(match[2]) - 1 ||
+		date.getUTCDate() !== Number(match[3])
+	) {
 		throw unexpectedValue.call(this, field, 'a date as YYYY-MM-DD', value, itemIndex);
 	}
 	return text;
@@ -69,9 +94,20 @@ export function assertEnum<T extends string>(
 	return text as T;
 }
 
-export function assertMaxLength(this: NodeContext, value: string, max: number, field: string, itemIndex: number): string {
+export function assertMaxLength(
+	this: NodeContext,
+	value: string,
+	max: number,
+	field: string,
+	itemIndex: number,
+): string {
 	if (value.length > max) {
-		throw invalidField.call(this, field, `must be at most ${max} characters (got ${value.length})`, itemIndex);
+		throw invalidField.call(
+			this,
+			field,
+			`must be at most ${max} characters (got ${value.length})`,
+			itemIndex,
+		);
 	}
 	return value;
 }
@@ -85,9 +121,15 @@ function parseUrl(text: string): URL | undefined {
 }
 
 /** An absolute http(s) URL with a host. */
-export function assertUrl(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+export function assertUrl(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	const expected = 'an http(s):// URL like https://hooks.example.com/cm';
-	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	if (typeof value !== 'string' && !isBlank(value))
+		throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	const text = readText.call(this, value, field, itemIndex);
 	const url = parseUrl(text);
 	if (!url || !['https:', 'http:'].includes(url.protocol) || url.hostname === '') {
@@ -103,10 +145,16 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * A webhook URL the service can deliver to (docs/api-contract.md §10): https:// with a host, at most
  * 2,048 characters; plain http:// only for a loopback host, which the sandbox accepts (docs/api-contract.md §13).
  */
-export function assertWebhookUrl(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+export function assertWebhookUrl(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	const expected =
 		'an http(s):// URL the service can deliver to (https://, or http:// for localhost, 127.0.0.1 or [::1] only) like https://hooks.example.com/cm';
-	if (typeof value !== 'string' && !isBlank(value)) throw unexpectedValue.call(this, field, expected, value, itemIndex);
+	if (typeof value !== 'string' && !isBlank(value))
+		throw unexpectedValue.call(this, field, expected, value, itemIndex);
 	const text = readText.call(this, value, field, itemIndex);
 	const url = parseUrl(text);
 	const https = url?.protocol === 'https:' && url.hostname !== '';
@@ -129,7 +177,8 @@ export function assertFilled(
 	itemIndex: number,
 	kind: CollectionEntryKind = 'filter',
 ): void {
-	if (isBlank(value)) throw invalidField.call(this, field, `is empty; remove the ${kind} or give a value`, itemIndex);
+	if (isBlank(value))
+		throw invalidField.call(this, field, `is empty; remove the ${kind} or give a value`, itemIndex);
 }
 
 /** `assertFilled` for every key present in a Filters/Options collection; `names` are the display names by key. */

@@ -29,7 +29,9 @@ function innerValue(value: unknown): unknown {
 /** Nothing given: undefined, null, blank text, or a resource locator without a value. */
 export function isBlank(value: unknown): boolean {
 	const inner = innerValue(value);
-	return inner === undefined || inner === null || (typeof inner === 'string' && inner.trim() === '');
+	return (
+		inner === undefined || inner === null || (typeof inner === 'string' && inner.trim() === '')
+	);
 }
 
 /**
@@ -49,7 +51,12 @@ export function readOptionalText(
 }
 
 /** Required text (see `readOptionalText`): nothing given is "is required". */
-export function readText(this: NodeContext, value: unknown, field: string, itemIndex: number): string {
+export function readText(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	const text = readOptionalText.call(this, value, field, itemIndex);
 	if (text === undefined) throw invalidField.call(this, field, 'is required', itemIndex);
 	return text;
@@ -73,7 +80,12 @@ export function readInteger(
 }
 
 /** A boolean, or the text "true"/"false" an expression may give; anything else is refused, never read as false. */
-export function readBoolean(this: NodeContext, value: unknown, field: string, itemIndex: number): boolean {
+export function readBoolean(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): boolean {
 	if (typeof value === 'boolean') return value;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
@@ -85,7 +97,12 @@ export function readBoolean(this: NodeContext, value: unknown, field: string, it
  * as '' for the caller to judge). A number entry is read as text; any other entry, or a value that is
  * neither a list nor text, is refused naming the entry.
  */
-export function readList(this: NodeContext, value: unknown, field: string, itemIndex: number): string[] {
+export function readList(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string[] {
 	if (typeof value === 'string') return value.split(',').map((entry) => entry.trim());
 	if (!Array.isArray(value)) {
 		throw unexpectedValue.call(this, field, 'a list or comma-separated text', value, itemIndex);
@@ -93,7 +110,13 @@ export function readList(this: NodeContext, value: unknown, field: string, itemI
 	return value.map((entry: unknown, position) => {
 		if (typeof entry === 'number' && Number.isFinite(entry)) return String(entry);
 		if (typeof entry !== 'string') {
-			throw unexpectedValue.call(this, field, `text as entry ${position + 1} of the list`, entry, itemIndex);
+			throw unexpectedValue.call(
+				this,
+				field,
+				`text as entry ${position + 1} of the list`,
+				entry,
+				itemIndex,
+			);
 		}
 		return entry.trim();
 	});
@@ -118,7 +141,12 @@ export function readObject(
 		}
 	}
 	if (!isObject(parsed)) {
-		throw invalidField.call(this, field, `must be a JSON object like ${example}, got ${describeValue(parsed)}`, itemIndex);
+		throw invalidField.call(
+			this,
+			field,
+			`must be a JSON object like ${example}, got ${describeValue(parsed)}`,
+			itemIndex,
+		);
 	}
 	return parsed;
 }

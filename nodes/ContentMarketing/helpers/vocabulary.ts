@@ -31,7 +31,13 @@ export const RESOURCE_TYPES = [
 	'infographic',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
-export const FILE_TYPES = ['pdf', 'video', 'ebook', 'whitepaper', 'infographic'] as const satisfies readonly ResourceType[];
+export const FILE_TYPES = [
+	'pdf',
+	'video',
+	'ebook',
+	'whitepaper',
+	'infographic',
+] as const satisfies readonly ResourceType[];
 
 /** docs/api-contract.md §6: a content resource's lifecycle states. */
 export const RESOURCE_STATUSES = ['draft', 'published', 'archived'] as const;

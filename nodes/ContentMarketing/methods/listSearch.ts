@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { trimmedText } from '../helpers/values';
 import { apiRequest } from '../transport';
@@ -60,7 +65,11 @@ export async function searchWebhookEndpoints(
 		.filter(
 			(endpoint) =>
 				!needle ||
-				[endpoint.url, endpoint.description, endpoint.id].some((value) => String(value ?? '').toLowerCase().includes(needle)),
+				[endpoint.url, endpoint.description, endpoint.id].some((value) =>
+					String(value ?? '')
+						.toLowerCase()
+						.includes(needle),
+				),
 		)
 		.map((endpoint) => {
 			const label = trimmedText(endpoint.description);

@@ -6,7 +6,11 @@ import { apiRequestAllItems } from '../transport';
 /** Used when the event-type list cannot be read: the spec's two event types. */
 const FALLBACK_EVENT_TYPES: INodePropertyOptions[] = [
 	{ name: 'Lead Created', value: 'lead.created', description: 'A lead was created' },
-	{ name: 'Lead Status Updated', value: 'lead.status_updated', description: "A lead's status changed" },
+	{
+		name: 'Lead Status Updated',
+		value: 'lead.status_updated',
+		description: "A lead's status changed",
+	},
 ];
 
 const MAX_OPTIONS = 1_000;
@@ -56,7 +60,9 @@ export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodeP
 	try {
 		types = await apiRequestAllItems.call(this, '/v1/webhooks/event-types');
 	} catch (error) {
-		this.logger.debug('Content Marketing: event types could not be loaded, using the known two', { error });
+		this.logger.debug('Content Marketing: event types could not be loaded, using the known two', {
+			error,
+		});
 		return FALLBACK_EVENT_TYPES;
 	}
 	const options = types

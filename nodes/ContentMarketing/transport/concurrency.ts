@@ -121,7 +121,8 @@ export class AdaptiveLimit {
 		const latency = Date.now() - request.at;
 		if (kind === 'ok') {
 			this.observeRtt(latency);
-			if (latency > SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS) this.decrease(request, DECREASE_SLOW);
+			if (latency > SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS)
+				this.decrease(request, DECREASE_SLOW);
 			else this.increase();
 			return;
 		}

@@ -30,9 +30,20 @@ const HINT_BY_STATUS: Record<number, string> = {
 	429: 'The rate limit was still exceeded after several retries; try again later or with fewer items.',
 };
 
-export function readServiceError(status: number, body: unknown, headers?: IDataObject): ServiceError {
+export function readServiceError(
+	status: number,
+	body: unknown,
+	headers?: IDataObject,
+): ServiceError {
 	const envelope = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : {};
-	const plain = typeof body === 'string' ? body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300) : undefined;
+	const plain =
+		typeof body === 'string'
+			? body
+					.replace(/<[^>]*>/g, ' ')
+					.replace(/\s+/g, ' ')
+					.trim()
+					.slice(0, 300)
+			: undefined;
 	const code =
 		trimmedText(envelope.code) ??
 		(isObject(body) ? trimmedText(body.error) : undefined) ??
@@ -53,7 +64,11 @@ export function readServiceError(status: number, body: unknown, headers?: IDataO
 }
 
 /** A NodeApiError made only from the service's answer: no request options, so no credential, can leak into it. */
-export function serviceApiError(node: INode, error: ServiceError, itemIndex?: number): NodeApiError {
+export function serviceApiError(
+	node: INode,
+	error: ServiceError,
+	itemIndex?: number,
+): NodeApiError {
 	const details = [
 		`HTTP ${error.status} ${error.code}`,
 		error.param ? `parameter: ${error.param}` : undefined,
@@ -76,7 +91,12 @@ export function serviceApiError(node: INode, error: ServiceError, itemIndex?: nu
 }
 
 /** The service could not be reached at all (refused, unknown host, reset after the retries). */
-export function connectionApiError(node: INode, baseUrl: string, code: string | undefined, itemIndex?: number): NodeApiError {
+export function connectionApiError(
+	node: INode,
+	baseUrl: string,
+	code: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
 	// The message must not contain the system code itself: n8n would replace it with a generic text.
 	const response: JsonObject = { message: 'connection failed', network_error: code ?? null };
 	return new NodeApiError(node, response, {
@@ -90,10 +110,21 @@ export function connectionApiError(node: INode, baseUrl: string, code: string | 
  * The Base URL answered with a redirect to another origin. It is not followed: n8n would send the API key
  * (and the request's data) along to that origin.
  */
-export function redirectApiError(node: INode, baseUrl: string, targetOrigin: string, itemIndex?: number): NodeApiError {
-	const response: JsonObject = { message: 'redirect to another origin', location_origin: targetOrigin };
+export function redirectApiError(
+	node: INode,
+	baseUrl: string,
+	targetOrigin: string,
+	itemIndex?: number,
+): NodeApiError {
+	const response: JsonObject = {
+		message: 'redirect to another origin',
+		location_origin: targetOrigin,
+	};
 	return new NodeApiError(node, response, {
-		message: withItem(`The Content Marketing API redirected the request to ${targetOrigin}`, itemIndex),
+		message: withItem(
+			`The Content Marketing API redirected the request to ${targetOrigin}`,
+			itemIndex,
+		),
 		description: `${baseUrl} answered with a redirect to another origin (${targetOrigin}). The request was not sent there, so the API key did not leave ${baseUrl}. Check the Base URL in the credential: use the API's address exactly as shown in your console (e.g. with https://).`,
 		itemIndex,
 	});

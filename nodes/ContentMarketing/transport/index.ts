@@ -45,7 +45,11 @@ export interface ApiRequestOptions {
 
 /** A `multipart/form-data` body, built anew for every attempt (a stream can be sent only once). */
 export interface MultipartSource {
-	build(): Promise<{ contentType: string; contentLength?: number; body: Buffer | { destroy(): void } }>;
+	build(): Promise<{
+		contentType: string;
+		contentLength?: number;
+		body: Buffer | { destroy(): void };
+	}>;
 	/** Added to the description of a connection failure. */
 	connectionHint?: string;
 }
@@ -67,7 +71,11 @@ const ENVELOPE_KEYS = ['data', 'object', 'meta', 'request_id', 'links'];
 
 /** docs/api-contract.md §11: a single object may come wrapped as `{ "data": { ... } }`. Lists (an array in `data`) are left alone. */
 function unwrap(body: unknown): unknown {
-	if (isObject(body) && isObject(body.data) && Object.keys(body).every((key) => ENVELOPE_KEYS.includes(key))) {
+	if (
+		isObject(body) &&
+		isObject(body.data) &&
+		Object.keys(body).every((key) => ENVELOPE_KEYS.includes(key))
+	) {
 		return body.data;
 	}
 	return body;
@@ -85,7 +93,12 @@ function parseJson(body: unknown): unknown {
 }
 
 function isEmpty(body: unknown): boolean {
-	return body === '' || body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0);
+	return (
+		body === '' ||
+		body === undefined ||
+		body === null ||
+		(Buffer.isBuffer(body) && body.length === 0)
+	);
 }
 
 function headerText(headers: IDataObject | undefined, name: string): string | undefined {
@@ -112,7 +125,8 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 	const { base } = credential;
 	const origin = originOf(base);
 	const idempotencyKey =
-		request.idempotencyKey ?? (method === 'POST' && multipart === undefined ? randomUUID() : undefined);
+		request.idempotencyKey ??
+		(method === 'POST' && multipart === undefined ? randomUUID() : undefined);
 	const replayable = isReplayable(method, idempotencyKey !== undefined, multipart !== undefined);
 	const { signal, limit } = session;
 
@@ -124,7 +138,8 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 	let mayHaveBeenProcessed = false;
 	for (let attempt = 0; ; attempt++) {
 		await limit.whenOpen();
-		const framed = multipart === undefined || currentMethod === 'GET' ? undefined : await multipart.build();
+		const framed =
+			multipart === undefined || currentMethod === 'GET' ? undefined : await multipart.build();
 		const discard = () => {
 			if (framed !== undefined && !Buffer.isBuffer(framed.body)) framed.body.destroy();
 		};
@@ -139,12 +154,15 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 				...(framed !== undefined
 					? {
 							'Content-Type': framed.contentType,
-							...(framed.contentLength !== undefined ? { 'Content-Length': framed.contentLength } : {}),
+							...(framed.contentLength !== undefined
+								? { 'Content-Length': framed.contentLength }
+								: {}),
 						}
 					: {}),
 				...request.headers,
 			},
-			body: (framed?.body ?? (currentMethod === 'GET' ? undefined : request.body)) as IHttpRequestOptions['body'],
+			body: (framed?.body ??
+				(currentMethod === 'GET' ? undefined : request.body)) as IHttpRequestOptions['body'],
 			json: multipart === undefined,
 			timeout: REQUEST_TIMEOUT_MS,
 			returnFullResponse: true,
@@ -161,7 +179,8 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 		} catch (error) {
 			discard();
 			// A missing credential or a cancelled execution, not a network failure.
-			if (error instanceof NodeOperationError || signal?.aborted) throw asNodeError(this.getNode(), error, itemIndex);
+			if (error instanceof NodeOperationError || signal?.aborted)
+				throw asNodeError(this.getNode(), error, itemIndex);
 			limit.answered(sent, 'error');
 			if (replayable && attempt < MAX_RETRIES && isTransientNetworkError(error)) {
 				mayHaveBeenProcessed = true;
@@ -170,7 +189,8 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 			}
 			// n8n-core's own error may carry the request options (and so the Authorization header): not passed on.
 			const apiError = connectionApiError(this.getNode(), base, networkErrorCode(error), itemIndex);
-			if (multipart?.connectionHint) apiError.description = `${apiError.description ?? ''} ${multipart.connectionHint}`;
+			if (multipart?.connectionHint)
+				apiError.description = `${apiError.description ?? ''} ${multipart.connectionHint}`;
 			throw apiError;
 		}
 
@@ -181,15 +201,24 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 			return (isEmpty(body) ? {} : unwrap(body)) as T;
 		}
 		discard();
-		const location = statusCode >= 300 && statusCode < 400 ? headerText(headers, 'location') : undefined;
+		const location =
+			statusCode >= 300 && statusCode < 400 ? headerText(headers, 'location') : undefined;
 		if (location !== undefined) {
 			const target = new URL(location, url);
-			if (target.origin !== origin) throw redirectApiError(this.getNode(), base, target.origin, itemIndex);
+			if (target.origin !== origin)
+				throw redirectApiError(this.getNode(), base, target.origin, itemIndex);
 			if (++redirects > MAX_REDIRECTS) {
-				throw serviceApiError(this.getNode(), readServiceError(statusCode, body, headers), itemIndex);
+				throw serviceApiError(
+					this.getNode(),
+					readServiceError(statusCode, body, headers),
+					itemIndex,
+				);
 			}
 			// 303 (and 301/302 after a POST, as browsers do) continue as a GET; 307/308 repeat the request.
-			if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && currentMethod === 'POST')) {
+			if (
+				statusCode === 303 ||
+				((statusCode === 301 || statusCode === 302) && currentMethod === 'POST')
+			) {
 				currentMethod = 'GET';
 			}
 			url = target.href;
@@ -201,7 +230,9 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 		if (statusCode === 404 && method === 'DELETE' && mayHaveBeenProcessed) return {} as T;
 		limit.answered(sent, statusCode === 429 ? 'rate_limited' : statusCode >= 500 ? 'error' : 'ok');
 		const retry =
-			attempt < MAX_RETRIES && !signal?.aborted && (statusCode === 429 || (statusCode >= 500 && replayable));
+			attempt < MAX_RETRIES &&
+			!signal?.aborted &&
+			(statusCode === 429 || (statusCode >= 500 && replayable));
 		if (retry) {
 			if (statusCode === 429) {
 				// docs/api-contract.md §9: the limit is per key, so every sender of this execution waits.
@@ -263,7 +294,12 @@ export async function apiMultipartRequest(
 	const { uploads } = sessionOf(this);
 	await uploads.acquire();
 	try {
-		const answer = await send.call<ApiContext, [CoreRequest], Promise<unknown>>(this, { method, path, multipart, itemIndex });
+		const answer = await send.call<ApiContext, [CoreRequest], Promise<unknown>>(this, {
+			method,
+			path,
+			multipart,
+			itemIndex,
+		});
 		return isObject(answer) ? answer : {};
 	} finally {
 		uploads.release();
@@ -294,7 +330,8 @@ export async function apiRequestAllItems<T>(
 	const seenCursors = new Set<string>();
 	let cursor: string | undefined;
 	do {
-		const remaining = limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - results.length);
+		const remaining =
+			limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - results.length);
 		if (remaining <= 0) break;
 		const body: unknown = await apiRequest.call(this, 'GET', path, {
 			qs: { ...qs, limit: remaining, ...(cursor !== undefined ? { cursor } : {}) },

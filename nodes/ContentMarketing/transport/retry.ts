@@ -10,11 +10,22 @@ const MAX_RETRY_AFTER_MS = 60_000;
 const IDEMPOTENT_METHODS: IHttpRequestMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
 
 /** Network failures after which the request may or may not have reached the service. */
-const TRANSIENT_NETWORK_CODES = ['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
+const TRANSIENT_NETWORK_CODES = [
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ESOCKETTIMEDOUT',
+];
 const TRANSIENT_NETWORK_MESSAGES = ['socket hang up'];
 
 /** Whether sending the request twice is safe: idempotent methods, and POSTs carrying an Idempotency-Key (docs/api-contract.md §8). */
-export function isReplayable(method: IHttpRequestMethods, hasIdempotencyKey: boolean, isMultipart: boolean): boolean {
+export function isReplayable(
+	method: IHttpRequestMethods,
+	hasIdempotencyKey: boolean,
+	isMultipart: boolean,
+): boolean {
 	if (isMultipart) return false;
 	return IDEMPOTENT_METHODS.includes(method) || (method === 'POST' && hasIdempotencyKey);
 }
@@ -26,13 +37,17 @@ export function backoffDelay(attempt: number): number {
 }
 
 /** Milliseconds to wait according to a Retry-After header (seconds or an HTTP date); undefined when absent or unreadable. */
-export function retryAfterDelay(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+export function retryAfterDelay(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+): number | undefined {
 	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
 	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
 	const text = String(raw).trim();
 	if (text === '') return undefined;
 	const seconds = Number(text);
-	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(MAX_RETRY_AFTER_MS, Math.round(seconds * 1000));
+	if (Number.isFinite(seconds) && seconds >= 0)
+		return Math.min(MAX_RETRY_AFTER_MS, Math.round(seconds * 1000));
 	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));

@@ -30,21 +30,31 @@ function quoted(value: string): string {
 }
 
 /** Text parts first, then the file, so that a streaming server reads the metadata before the bytes. */
-function framing(boundary: string, fields: Record<string, string>, file: MultipartFile | undefined): { head: Buffer; tail: Buffer } {
+function framing(
+	boundary: string,
+	fields: Record<string, string>,
+	file: MultipartFile | undefined,
+): { head: Buffer; tail: Buffer } {
 	let head = '';
 	for (const [name, value] of Object.entries(fields)) {
 		head += `--${boundary}${CRLF}Content-Disposition: form-data; name=${quoted(name)}${CRLF}${CRLF}${value}${CRLF}`;
 	}
-	if (file === undefined) return { head: Buffer.from(head), tail: Buffer.from(`--${boundary}--${CRLF}`) };
+	if (file === undefined)
+		return { head: Buffer.from(head), tail: Buffer.from(`--${boundary}--${CRLF}`) };
 	head +=
 		`--${boundary}${CRLF}Content-Disposition: form-data; name="file"; filename=${quoted(file.fileName)}${CRLF}` +
 		`Content-Type: ${file.mimeType}${CRLF}${CRLF}`;
 	return { head: Buffer.from(head), tail: Buffer.from(`${CRLF}--${boundary}--${CRLF}`) };
 }
 
-async function* concatenate(head: Buffer, content: BinaryStream, tail: Buffer): AsyncGenerator<Buffer> {
+async function* concatenate(
+	head: Buffer,
+	content: BinaryStream,
+	tail: Buffer,
+): AsyncGenerator<Buffer> {
 	yield head;
-	for await (const chunk of content) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+	for await (const chunk of content)
+		yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
 	yield tail;
 }
 
@@ -68,7 +78,10 @@ function streamBody(head: Buffer, content: BinaryStream, tail: Buffer): BinarySt
  * A `multipart/form-data` body with the given text fields and file. Binary data that is already in memory
  * is sent as one Buffer; a stream is passed through chunk by chunk and never held in memory as a whole.
  */
-export async function buildMultipartBody(fields: Record<string, string>, file?: MultipartFile): Promise<MultipartBody> {
+export async function buildMultipartBody(
+	fields: Record<string, string>,
+	file?: MultipartFile,
+): Promise<MultipartBody> {
 	const boundary = `----n8nContentMarketing${randomBytes(12).toString('hex')}`;
 	const contentType = `multipart/form-data; boundary=${boundary}`;
 	const { head, tail } = framing(boundary, fields, file);

@@ -2,7 +2,14 @@
 // analytics read only aggregates. Live tracking and the traffic simulator both write through `record`.
 import { DistinctCounter, VisitorEntries } from './distinct-visitors';
 import type { Utm } from './host';
-import { DIRECT_SOURCE, RESOURCE_METRICS as R, RESOURCE_WIDTH, scrollBand, SOURCE_METRICS as S, SOURCE_WIDTH } from './metrics';
+import {
+	DIRECT_SOURCE,
+	RESOURCE_METRICS as R,
+	RESOURCE_WIDTH,
+	scrollBand,
+	SOURCE_METRICS as S,
+	SOURCE_WIDTH,
+} from './metrics';
 import { QuarterSeries, quarterOf } from './quarter-series';
 import { VisitorTable } from './visitor-table';
 
@@ -65,7 +72,11 @@ export interface RecordedEvent {
 }
 
 const FUNNEL_LEVEL = { cta_view: 2, cta_click: 3, form_submit: 4 } as const;
-const COUNTED_AS = { cta_view: R.ctaViews, cta_click: R.ctaClicks, form_submit: R.formSubmits } as const;
+const COUNTED_AS = {
+	cta_view: R.ctaViews,
+	cta_click: R.ctaClicks,
+	form_submit: R.formSubmits,
+} as const;
 
 export class AccountStats {
 	readonly visitors = new VisitorTable();
@@ -89,7 +100,8 @@ export class AccountStats {
 	/** Applies one event; undefined (nothing recorded) when it needs a page view the visitor has not made. */
 	record(resourceId: string, event: TrackedEvent): RecordedEvent | undefined {
 		const stats = this.resource(resourceId);
-		if (event.type === 'page_view') return this.pageView(stats, event.visitorId, event.at, event.attribution);
+		if (event.type === 'page_view')
+			return this.pageView(stats, event.visitorId, event.at, event.attribution);
 		const visitor = this.visitors.find(event.visitorId);
 		const view = visitor === undefined ? undefined : stats.views.get(visitor);
 		if (visitor === undefined || !view) return undefined;
@@ -129,7 +141,12 @@ export class AccountStats {
 		this.leads.push({ leadId, resourceId, source, quarter });
 	}
 
-	private pageView(stats: ResourceStats, visitorId: string, at: number, attribution: Attribution): RecordedEvent {
+	private pageView(
+		stats: ResourceStats,
+		visitorId: string,
+		at: number,
+		attribution: Attribution,
+	): RecordedEvent {
 		const visitor = this.visitors.intern(visitorId);
 		const attributionIndex = this.attribution(attribution);
 		const source = this.attributions[attributionIndex].source;
@@ -141,7 +158,10 @@ export class AccountStats {
 		stats.series.add(quarter, R.funnelLevels, 1);
 		const sourceStats = stats.source(source);
 		sourceStats.series.add(quarter, S.pageViews, 1);
-		const sameCell = previous && previous.quarter === quarter && this.attributions[previous.attribution].source === source;
+		const sameCell =
+			previous &&
+			previous.quarter === quarter &&
+			this.attributions[previous.attribution].source === source;
 		if (!sameCell) sourceStats.visitors.add(quarter, visitor);
 		this.visitors.pageViews[visitor]++;
 		this.seen(visitor, at);
@@ -161,7 +181,9 @@ export class AccountStats {
 
 	private attribution(attribution: Attribution): number {
 		const { utm, channel } = attribution;
-		const key = [utm.source, utm.medium, utm.campaign, channel].map((part) => (part === null ? '\u0001' : part)).join('\u0000');
+		const key = [utm.source, utm.medium, utm.campaign, channel]
+			.map((part) => (part === null ? '\u0001' : part))
+			.join('\u0000');
 		const known = this.attributionIndex.get(key);
 		if (known !== undefined) return known;
 		const name = utm.source ?? DIRECT_SOURCE;

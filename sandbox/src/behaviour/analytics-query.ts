@@ -9,9 +9,17 @@ const DEFAULT_TIME_ZONE = '+08:00';
 const DEFAULT_DAYS = 30;
 const MAX_RANGE_DAYS = 366;
 
-const date = z.string().refine((text) => parseDate(text) !== undefined, 'must be a date YYYY-MM-DD');
+const date = z
+	.string()
+	.refine((text) => parseDate(text) !== undefined, 'must be a date YYYY-MM-DD');
 export const GRANULARITIES = ['day', 'week', 'month'] as const;
-export const RANKING_SORTS = ['page_views', 'unique_visitors', 'leads', 'conversion_rate', 'avg_dwell_seconds'] as const;
+export const RANKING_SORTS = [
+	'page_views',
+	'unique_visitors',
+	'leads',
+	'conversion_rate',
+	'avg_dwell_seconds',
+] as const;
 const granularity = z.enum(GRANULARITIES);
 
 const common = {
@@ -21,7 +29,9 @@ const common = {
 	timezone: z.string().max(64).optional(),
 };
 
-export const overviewQuery = z.object({ ...common, resource_id: idString('res').optional() }).strict();
+export const overviewQuery = z
+	.object({ ...common, resource_id: idString('res').optional() })
+	.strict();
 export const rankingQuery = overviewQuery
 	.extend({
 		sort: z.enum(RANKING_SORTS).optional(),
@@ -42,19 +52,25 @@ export function parseQuery<T>(schema: Schema<T>, query: unknown): T {
 /** The period a query selects, in its time zone; `now` decides what "today" is. */
 export function resolvePeriod(query: CommonQuery, now: number): Period {
 	const zone = parseTimeZone(query.timezone ?? DEFAULT_TIME_ZONE);
-	if (!zone) throw ApiError.invalid('timezone', 'must be an IANA time zone name or an offset such as +08:00');
+	if (!zone)
+		throw ApiError.invalid(
+			'timezone',
+			'must be an IANA time zone name or an offset such as +08:00',
+		);
 	const { start_date: startText, end_date: endText, days } = query;
 	if (startText === undefined && endText === undefined) {
 		const today = dayOf(zone, now);
 		return { start: today - (days ?? DEFAULT_DAYS) + 1, end: today, zone };
 	}
-	if (days !== undefined) throw ApiError.invalid('days', 'cannot be combined with start_date and end_date');
+	if (days !== undefined)
+		throw ApiError.invalid('days', 'cannot be combined with start_date and end_date');
 	if (startText === undefined) throw ApiError.invalid('start_date', 'is required with end_date');
 	if (endText === undefined) throw ApiError.invalid('end_date', 'is required with start_date');
 	const start = parseDate(startText) as number;
 	const end = parseDate(endText) as number;
 	if (start > end) throw ApiError.invalid('start_date', 'must not be after end_date');
-	if (end - start + 1 > MAX_RANGE_DAYS) throw ApiError.invalid('end_date', `the range spans at most ${MAX_RANGE_DAYS} days`);
+	if (end - start + 1 > MAX_RANGE_DAYS)
+		throw ApiError.invalid('end_date', `the range spans at most ${MAX_RANGE_DAYS} days`);
 	return { start, end, zone };
 }
 

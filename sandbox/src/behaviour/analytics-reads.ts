@@ -5,13 +5,19 @@ import { RESOURCE_METRICS as R, RESOURCE_WIDTH } from './metrics';
 import type { QuarterRange } from './period';
 
 /** The aggregates of one resource, or of all the account's resources that are not deleted. */
-export function scopeOf(stats: AccountStats | undefined, host: BehaviourHost, resourceId?: string): ResourceStats[] {
+export function scopeOf(
+	stats: AccountStats | undefined,
+	host: BehaviourHost,
+	resourceId?: string,
+): ResourceStats[] {
 	if (!stats) return [];
 	if (resourceId !== undefined) {
 		const one = stats.resources.get(resourceId);
 		return one ? [one] : [];
 	}
-	return [...stats.resources.values()].filter((resource) => host.findResource(resource.id)?.deleted === false);
+	return [...stats.resources.values()].filter(
+		(resource) => host.findResource(resource.id)?.deleted === false,
+	);
 }
 
 /** Sums of every resource metric (see RESOURCE_METRICS) over the range. */
@@ -22,7 +28,11 @@ export function totals(resources: Iterable<ResourceStats>, range: QuarterRange):
 }
 
 /** Distinct visitors with a page view in the range, over the given (resource, source) cells. */
-export function distinctVisitors(stats: AccountStats | undefined, sources: Iterable<SourceStats>, range: QuarterRange): number {
+export function distinctVisitors(
+	stats: AccountStats | undefined,
+	sources: Iterable<SourceStats>,
+	range: QuarterRange,
+): number {
 	if (!stats) return 0;
 	stats.distinct.begin(stats.visitors.count);
 	let count = 0;

@@ -3,9 +3,22 @@ import type { AccountStats } from './account-stats';
 import { distinctVisitors, funnelCounts, scopeOf, sourcesOf, totals } from './analytics-reads';
 import { formatDate, type Granularity } from './calendar';
 import type { BehaviourHost, ResourceRecord } from './host';
-import { FUNNEL_STEPS, RESOURCE_METRICS as R, SCROLL_BANDS, SOURCE_METRICS as S, SOURCE_WIDTH } from './metrics';
+import {
+	FUNNEL_STEPS,
+	RESOURCE_METRICS as R,
+	SCROLL_BANDS,
+	SOURCE_METRICS as S,
+	SOURCE_WIDTH,
+} from './metrics';
 import { average, percent, ratio, trend } from './percent';
-import { buckets, describePeriod, periodRange, previousPeriod, type Period, type QuarterRange } from './period';
+import {
+	buckets,
+	describePeriod,
+	periodRange,
+	previousPeriod,
+	type Period,
+	type QuarterRange,
+} from './period';
 
 export interface ReportContext {
 	host: BehaviourHost;
@@ -39,7 +52,12 @@ export function overview(context: ReportContext, period: Period, resourceId?: st
 	};
 }
 
-export type RankingSort = 'page_views' | 'unique_visitors' | 'leads' | 'conversion_rate' | 'avg_dwell_seconds';
+export type RankingSort =
+	| 'page_views'
+	| 'unique_visitors'
+	| 'leads'
+	| 'conversion_rate'
+	| 'avg_dwell_seconds';
 
 export function ranking(
 	context: ReportContext,
@@ -49,7 +67,11 @@ export function ranking(
 	const range = periodRange(period);
 	const live = context.host
 		.listResources(context.accountId)
-		.filter((resource) => !resource.deleted && (options.resourceId === undefined || resource.id === options.resourceId));
+		.filter(
+			(resource) =>
+				!resource.deleted &&
+				(options.resourceId === undefined || resource.id === options.resourceId),
+		);
 	const rows = live.map((resource) => {
 		const stats = context.stats?.resources.get(resource.id);
 		const sums = totals(stats ? [stats] : [], range);
@@ -93,7 +115,12 @@ export function ranking(
 	};
 }
 
-export function resourceDetail(context: ReportContext, resource: ResourceRecord, period: Period, granularity: Granularity) {
+export function resourceDetail(
+	context: ReportContext,
+	resource: ResourceRecord,
+	period: Period,
+	granularity: Granularity,
+) {
 	const scoped = scopeOf(context.stats, context.host, resource.id);
 	const stats = scoped.at(0);
 	const range = periodRange(period);
@@ -103,7 +130,11 @@ export function resourceDetail(context: ReportContext, resource: ResourceRecord,
 	const channels = (stats ? [...stats.sources] : []).map(([source, cells]) => {
 		const channel = new Float64Array(SOURCE_WIDTH);
 		cells.series.sumInto(range.from, range.to, channel);
-		return { source: context.stats?.sourceNames[source] ?? '', visits: channel[S.pageViews], leads: channel[S.leads] };
+		return {
+			source: context.stats?.sourceNames[source] ?? '',
+			visits: channel[S.pageViews],
+			leads: channel[S.leads],
+		};
 	});
 	return {
 		resource_id: resource.id,
@@ -116,7 +147,9 @@ export function resourceDetail(context: ReportContext, resource: ResourceRecord,
 			leads: sums[R.leads],
 			avg_dwell_seconds: average(sums[R.dwellSeconds], pageViews),
 		},
-		scroll_distribution: Object.fromEntries(SCROLL_BANDS.map((band, index) => [band, percent(sums[R.scrollBands + index], pageViews)])),
+		scroll_distribution: Object.fromEntries(
+			SCROLL_BANDS.map((band, index) => [band, percent(sums[R.scrollBands + index], pageViews)]),
+		),
 		top_channels: channels
 			.filter((channel) => channel.visits > 0 || channel.leads > 0)
 			.sort((a, b) => b.visits - a.visits || b.leads - a.leads || compareText(a.source, b.source))
@@ -153,25 +186,38 @@ export function channels(context: ReportContext, period: Period, resourceId?: st
 	};
 }
 
-export function leadTrend(context: ReportContext, period: Period, granularity: Granularity, resourceId?: string) {
+export function leadTrend(
+	context: ReportContext,
+	period: Period,
+	granularity: Granularity,
+	resourceId?: string,
+) {
 	const scope = scopeOf(context.stats, context.host, resourceId);
 	const ids = new Set(scope.map((resource) => resource.id));
 	const converted = new Set(
 		context.host
 			.listLeads(context.accountId)
-			.filter((lead) => lead.status === 'converted' || lead.status_history.some((entry) => entry.status === 'converted'))
+			.filter(
+				(lead) =>
+					lead.status === 'converted' ||
+					lead.status_history.some((entry) => entry.status === 'converted'),
+			)
 			.map((lead) => lead.id),
 	);
 	const slots = buckets(period, granularity);
 	const counts = slots.map(() => ({ leads: 0, converted: 0 }));
 	const range = periodRange(period);
 	for (const lead of context.stats?.leads ?? []) {
-		if (!ids.has(lead.resourceId) || lead.quarter < range.from || lead.quarter >= range.to) continue;
+		if (!ids.has(lead.resourceId) || lead.quarter < range.from || lead.quarter >= range.to)
+			continue;
 		const slot = counts[bucketIndex(slots, lead.quarter)];
 		slot.leads++;
 		if (converted.has(lead.leadId)) slot.converted++;
 	}
-	const sum = counts.reduce((all, slot) => ({ leads: all.leads + slot.leads, converted: all.converted + slot.converted }), { leads: 0, converted: 0 });
+	const sum = counts.reduce(
+		(all, slot) => ({ leads: all.leads + slot.leads, converted: all.converted + slot.converted }),
+		{ leads: 0, converted: 0 },
+	);
 	return {
 		period: describePeriod(period),
 		granularity,
@@ -190,7 +236,11 @@ export function funnel(context: ReportContext, period: Period, resourceId?: stri
 	return {
 		period: describePeriod(period),
 		resource_id: resourceId ?? null,
-		funnel_steps: FUNNEL_STEPS.map((step, index) => ({ step, count: counts[index], rate: percent(counts[index], counts[0]) })),
+		funnel_steps: FUNNEL_STEPS.map((step, index) => ({
+			step,
+			count: counts[index],
+			rate: percent(counts[index], counts[0]),
+		})),
 	};
 }
 

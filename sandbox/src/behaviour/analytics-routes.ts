@@ -10,14 +10,26 @@ import {
 	resolvePeriod,
 	resourceQuery,
 } from './analytics-query';
-import { channels, funnel, leadTrend, overview, ranking, resourceDetail, type ReportContext } from './analytics-reports';
+import {
+	channels,
+	funnel,
+	leadTrend,
+	overview,
+	ranking,
+	resourceDetail,
+	type ReportContext,
+} from './analytics-reports';
 import type { Engine } from './engine';
 import type { BehaviourHost } from './host';
 import { ownResource } from './resource-access';
 
 const pathId = idString('res');
 
-export function registerAnalyticsRoutes(app: FastifyInstance, host: BehaviourHost, engine: Engine): void {
+export function registerAnalyticsRoutes(
+	app: FastifyInstance,
+	host: BehaviourHost,
+	engine: Engine,
+): void {
 	const contextOf = (request: FastifyRequest): ReportContext => {
 		const { accountId } = host.authOf(request);
 		return { host, accountId, stats: engine.statsOf(accountId) };
@@ -48,7 +60,12 @@ export function registerAnalyticsRoutes(app: FastifyInstance, host: BehaviourHos
 		const id = parseOrThrow(pathId, request.params.id, 'id');
 		const query = parseQuery(resourceQuery, request.query);
 		const period = resolvePeriod(query, now());
-		return resourceDetail(context, ownResource(host, context.accountId, id), period, granularityOf(query));
+		return resourceDetail(
+			context,
+			ownResource(host, context.accountId, id),
+			period,
+			granularityOf(query),
+		);
 	});
 
 	app.get('/v1/analytics/channels', async (request) => {

@@ -15,7 +15,12 @@ export function parseDate(text: string): DayNumber | undefined {
 	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
 	const ms = Date.UTC(year, month - 1, day);
 	const back = new Date(ms);
-	if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return undefined;
+	if (
+		back.getUTCFullYear() !== year ||
+		back.getUTCMonth() !== month - 1 ||
+		back.getUTCDate() !== day
+	)
+		return undefined;
 	return ms / MS_PER_DAY;
 }
 

@@ -1,7 +1,15 @@
 import type { Utm } from './host';
 
 /** Lead channels a tracked visit can have (docs/api-contract.md §5's list without `api` and `import`, which are not visits). */
-export const VISIT_CHANNELS = ['direct', 'organic_search', 'paid_search', 'social', 'email', 'referral', 'other'] as const;
+export const VISIT_CHANNELS = [
+	'direct',
+	'organic_search',
+	'paid_search',
+	'social',
+	'email',
+	'referral',
+	'other',
+] as const;
 export type VisitChannel = (typeof VISIT_CHANNELS)[number];
 
 const BY_MEDIUM = new Map<string, VisitChannel>([

@@ -29,16 +29,25 @@ const simulateBody = z
 	})
 	.strict();
 
-export function registerControlRoutes(app: FastifyInstance, host: BehaviourHost, engine: Engine): void {
+export function registerControlRoutes(
+	app: FastifyInstance,
+	host: BehaviourHost,
+	engine: Engine,
+): void {
 	if (!app.hasRoute({ method: 'GET', url: '/_sandbox/clock' })) {
 		app.get('/_sandbox/clock', async () => ({ now: isoSeconds(host.clock.now()) }));
 	}
 	if (!app.hasRoute({ method: 'POST', url: '/_sandbox/clock/advance' })) {
 		app.post('/_sandbox/clock/advance', async (request) => {
 			const body = parseOrThrow(advanceBody, request.body ?? {}, 'body');
-			const ms = (body.hours ?? 0) * MS_PER_HOUR + (body.minutes ?? 0) * MS_PER_MINUTE + (body.seconds ?? 0) * 1000;
-			if (ms <= 0) throw ApiError.invalid('body', 'advance by at least one of hours, minutes, seconds');
-			if (ms > MAX_ADVANCE_MS) throw ApiError.invalid('body', 'advance by at most 366 days at once');
+			const ms =
+				(body.hours ?? 0) * MS_PER_HOUR +
+				(body.minutes ?? 0) * MS_PER_MINUTE +
+				(body.seconds ?? 0) * 1000;
+			if (ms <= 0)
+				throw ApiError.invalid('body', 'advance by at least one of hours, minutes, seconds');
+			if (ms > MAX_ADVANCE_MS)
+				throw ApiError.invalid('body', 'advance by at most 366 days at once');
 			const from = host.clock.now();
 			host.clock.advance(ms);
 			return { from: isoSeconds(from), now: isoSeconds(host.clock.now()), advanced_ms: ms };
@@ -47,7 +56,12 @@ export function registerControlRoutes(app: FastifyInstance, host: BehaviourHost,
 	app.post('/_sandbox/simulate', async (request) => {
 		const body = parseOrThrow(simulateBody, request.body, 'body');
 		const started = performance.now();
-		const result = engine.simulate({ accountId: body.account_id ?? ACCOUNT_A, seed: body.seed, events: body.events, days: body.days });
+		const result = engine.simulate({
+			accountId: body.account_id ?? ACCOUNT_A,
+			seed: body.seed,
+			events: body.events,
+			days: body.days,
+		});
 		return { ...result, duration_ms: Math.round(performance.now() - started) };
 	});
 }

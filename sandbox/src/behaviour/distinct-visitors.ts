@@ -8,7 +8,8 @@ export class DistinctCounter {
 
 	begin(visitorCount: number): void {
 		const words = (visitorCount >>> 5) + 1;
-		if (words > this.bits.length) this.bits = new Uint32Array(Math.max(words, this.bits.length * 2));
+		if (words > this.bits.length)
+			this.bits = new Uint32Array(Math.max(words, this.bits.length * 2));
 		else this.bits.fill(0, 0, words);
 	}
 }

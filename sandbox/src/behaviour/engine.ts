@@ -1,7 +1,13 @@
 import { ApiError } from '../errors';
 import { MS_PER_HOUR } from './calendar';
 import { AccountStats, type TrackedEvent } from './account-stats';
-import type { BehaviourEngine, BehaviourHost, FormSubmission, LeadStatus, ResourceRecord } from './host';
+import type {
+	BehaviourEngine,
+	BehaviourHost,
+	FormSubmission,
+	LeadStatus,
+	ResourceRecord,
+} from './host';
 import { hourCrossed, leadScore } from './scoring';
 import { simulateTraffic, type SimulationOptions } from './simulator';
 
@@ -37,14 +43,22 @@ export class Engine implements BehaviourEngine {
 	 * Records one event on a resource already known to be tracked. A form submit also creates the lead:
 	 * live ones through the core (events and CRM push fire); `seeded` ones as seed data at `event.at`.
 	 */
-	track(resource: ResourceRecord, event: TrackedEvent, form?: FormFields, seeded?: { status: LeadStatus }): TrackResult {
+	track(
+		resource: ResourceRecord,
+		event: TrackedEvent,
+		form?: FormFields,
+		seeded?: { status: LeadStatus },
+	): TrackResult {
 		let stats = this.accounts.get(resource.account_id);
 		if (!stats) {
 			stats = new AccountStats();
 			this.accounts.set(resource.account_id, stats);
 		}
 		const recorded = stats.record(resource.id, event);
-		if (!recorded) throw ApiError.invalidState(`${event.type} needs a page_view of this visitor on this resource first`);
+		if (!recorded)
+			throw ApiError.invalidState(
+				`${event.type} needs a page_view of this visitor on this resource first`,
+			);
 		if (event.type !== 'form_submit' || !form) return {};
 		const submission: FormSubmission = {
 			accountId: resource.account_id,
@@ -75,7 +89,10 @@ export class Engine implements BehaviourEngine {
 	simulate(options: SimulationOptions): { events: number; leads: number } {
 		const resources = this.host
 			.listResources(options.accountId)
-			.filter((resource) => !resource.deleted && resource.status === 'published' && resource.track_visitors);
+			.filter(
+				(resource) =>
+					!resource.deleted && resource.status === 'published' && resource.track_visitors,
+			);
 		const now = this.host.clock.now().getTime();
 		const result = simulateTraffic(options, resources, now, (resource, event, form) => {
 			this.track(resource, event, form, form && { status: form.status });

@@ -109,7 +109,10 @@ export interface BehaviourEngine {
 	/** Forget all tracked events and aggregates (called by POST /_sandbox/reset). */
 	reset(): void;
 	/** Deterministic traffic for the demo seed and benchmarks. */
-	simulate(options: { accountId: string; seed: number; events: number; days: number }): { events: number; leads: number };
+	simulate(options: { accountId: string; seed: number; events: number; days: number }): {
+		events: number;
+		leads: number;
+	};
 }
 
 export type RegisterBehaviour = (app: FastifyInstance, host: BehaviourHost) => BehaviourEngine;

@@ -19,7 +19,13 @@ export const RESOURCE_WIDTH = 16;
 export const SOURCE_METRICS = { pageViews: 0, leads: 1 } as const;
 export const SOURCE_WIDTH = 2;
 
-export const FUNNEL_STEPS = ['page_view', 'scroll_50pct', 'cta_view', 'cta_click', 'form_submit'] as const;
+export const FUNNEL_STEPS = [
+	'page_view',
+	'scroll_50pct',
+	'cta_view',
+	'cta_click',
+	'form_submit',
+] as const;
 export const SCROLL_BANDS = ['0_25', '25_50', '50_75', '75_100'] as const;
 
 export function scrollBand(depth: number): number {

@@ -1,4 +1,10 @@
-import { bucketStart, formatDate, nextBucketStart, type DayNumber, type Granularity } from './calendar';
+import {
+	bucketStart,
+	formatDate,
+	nextBucketStart,
+	type DayNumber,
+	type Granularity,
+} from './calendar';
 import { quarterAtOrAfter } from './quarter-series';
 import { startOfDay, type TimeZone } from './time-zone';
 
@@ -22,7 +28,10 @@ export interface Bucket extends QuarterRange {
 
 /** The cells from the start of local day `first` to the start of the day after `last`. */
 export function daysRange(zone: TimeZone, first: DayNumber, last: DayNumber): QuarterRange {
-	return { from: quarterAtOrAfter(startOfDay(zone, first)), to: quarterAtOrAfter(startOfDay(zone, last + 1)) };
+	return {
+		from: quarterAtOrAfter(startOfDay(zone, first)),
+		to: quarterAtOrAfter(startOfDay(zone, last + 1)),
+	};
 }
 
 export function periodRange(period: Period): QuarterRange {
@@ -38,7 +47,11 @@ export function previousPeriod(period: Period): Period {
 /** Calendar buckets covering the period, each clipped to it. */
 export function buckets(period: Period, granularity: Granularity): Bucket[] {
 	const result: Bucket[] = [];
-	for (let date = bucketStart(period.start, granularity); date <= period.end; date = nextBucketStart(date, granularity)) {
+	for (
+		let date = bucketStart(period.start, granularity);
+		date <= period.end;
+		date = nextBucketStart(date, granularity)
+	) {
 		const first = Math.max(date, period.start);
 		const last = Math.min(nextBucketStart(date, granularity) - 1, period.end);
 		result.push({ date, ...daysRange(period.zone, first, last) });

@@ -82,7 +82,11 @@ export class QuarterSeries {
 		// Room to grow on both sides, so that advancing days do not copy the table every time.
 		const slack = Math.max(32, last - first + 1);
 		const grown = this.cells((last - first + 1 + 2 * slack) * this.width);
-		if (this.dayCount > 0) grown.set(this.totals.subarray(0, this.dayCount * this.width), (this.firstDay - (first - slack)) * this.width);
+		if (this.dayCount > 0)
+			grown.set(
+				this.totals.subarray(0, this.dayCount * this.width),
+				(this.firstDay - (first - slack)) * this.width,
+			);
 		this.firstDay = first - slack;
 		this.dayCount = last - first + 1 + 2 * slack;
 		this.totals = grown;

@@ -25,7 +25,11 @@ export interface SimulatedForm {
 	status: LeadStatus;
 }
 
-export type EventSink = (resource: ResourceRecord, event: TrackedEvent, form?: SimulatedForm) => void;
+export type EventSink = (
+	resource: ResourceRecord,
+	event: TrackedEvent,
+	form?: SimulatedForm,
+) => void;
 
 class WeightedTable<T> {
 	private readonly cumulative: number[] = [];
@@ -48,7 +52,11 @@ class WeightedTable<T> {
 	}
 }
 
-function utm(source: string | null, medium: string | null = null, campaign: string | null = null): Attribution {
+function utm(
+	source: string | null,
+	medium: string | null = null,
+	campaign: string | null = null,
+): Attribution {
 	const value: Utm = { source, medium, campaign };
 	return { utm: value, channel: channelFromUtm(value) };
 }
@@ -80,7 +88,9 @@ const ZONES = new WeightedTable<number>([
 	[600, 2],
 ]);
 const LOCAL_HOURS = new WeightedTable<number>(
-	[1, 0.5, 0.3, 0.2, 0.2, 0.4, 1, 2, 4, 6, 7, 6.5, 5, 5.5, 6, 6, 5.5, 4.5, 4, 4.5, 5, 4, 3, 2].map((weight, hour) => [hour, weight]),
+	[1, 0.5, 0.3, 0.2, 0.2, 0.4, 1, 2, 4, 6, 7, 6.5, 5, 5.5, 6, 6, 5.5, 4.5, 4, 4.5, 5, 4, 3, 2].map(
+		(weight, hour) => [hour, weight],
+	),
 );
 const GROWTH = 0.5;
 const WEEKEND_SKIP = 0.45;
@@ -102,7 +112,9 @@ export function simulateTraffic(
 ): { events: number; leads: number } {
 	if (resources.length === 0 || options.events <= 0) return { events: 0, leads: 0 };
 	const random = new Prng(options.seed);
-	const popularity = new WeightedTable(resources.map((resource, rank) => [resource, 1 / Math.pow(rank + 1, 0.9)]));
+	const popularity = new WeightedTable(
+		resources.map((resource, rank) => [resource, 1 / Math.pow(rank + 1, 0.9)]),
+	);
 	const windowStart = now - options.days * MS_PER_DAY;
 	let budget = options.events;
 	let leads = 0;
@@ -122,14 +134,22 @@ export function simulateTraffic(
 			const x = (Math.sqrt(1 + GROWTH * (2 + GROWTH) * random.next()) - 1) / GROWTH;
 			const localDay = lastLocalDay - options.days + 1 + Math.floor(x * options.days);
 			if (weekday(localDay) >= 5 && random.chance(WEEKEND_SKIP)) continue;
-			const local = localDay * MS_PER_DAY + LOCAL_HOURS.pick(random) * MS_PER_HOUR + Math.floor(random.next() * MS_PER_HOUR);
+			const local =
+				localDay * MS_PER_DAY +
+				LOCAL_HOURS.pick(random) * MS_PER_HOUR +
+				Math.floor(random.next() * MS_PER_HOUR);
 			const at = local - offsetMinutes * MS_PER_MINUTE;
 			if (at >= windowStart && at <= now) return at;
 		}
 		return undefined;
 	};
 
-	const visit = (visitorId: string, start: number, resource: ResourceRecord, attribution: Attribution): boolean => {
+	const visit = (
+		visitorId: string,
+		start: number,
+		resource: ResourceRecord,
+		attribution: Attribution,
+	): boolean => {
 		const at = (offsetSeconds: number) => Math.min(start + offsetSeconds * 1000, now);
 		if (!emit(resource, { type: 'page_view', visitorId, at: start, attribution })) return false;
 		const maxDepth = Math.round(100 * Math.pow(random.next(), 0.75));
@@ -146,12 +166,18 @@ export function simulateTraffic(
 				if (!emit(resource, { type: 'cta_click', visitorId, at: at(++seconds) })) return false;
 				if (random.chance(FORM_SUBMIT)) {
 					const person = simulatedPerson(random, ++leads);
-					if (!emit(resource, { type: 'form_submit', visitorId, at: at((seconds += 20)) }, person)) return false;
+					if (!emit(resource, { type: 'form_submit', visitorId, at: at((seconds += 20)) }, person))
+						return false;
 				}
 			}
 		}
 		const dwell = Math.min(1800, Math.max(2, Math.round(Math.exp(3.3 + 0.9 * gaussian(random)))));
-		return emit(resource, { type: 'dwell', visitorId, at: at(Math.max(seconds, dwell)), seconds: dwell });
+		return emit(resource, {
+			type: 'dwell',
+			visitorId,
+			at: at(Math.max(seconds, dwell)),
+			seconds: dwell,
+		});
 	};
 
 	for (let misses = 0; budget > 0 && misses < MAX_MISSES; ) {

@@ -19,7 +19,8 @@ export function parseTimeZone(text: string): TimeZone | undefined {
 	const match = OFFSET_PATTERN.exec(value);
 	if (match) {
 		const minutes = (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-		if (Number(match[3]) % 15 !== 0 || minutes > MAX_OFFSET_MINUTES || minutes < -12 * 60) return undefined;
+		if (Number(match[3]) % 15 !== 0 || minutes > MAX_OFFSET_MINUTES || minutes < -12 * 60)
+			return undefined;
 		return fixedOffset(value, minutes);
 	}
 	return ianaZone(value);
@@ -57,7 +58,14 @@ function ianaZone(name: string): TimeZone | undefined {
 			for (const part of format.formatToParts(new Date(ms))) {
 				if (part.type !== 'literal') parts[part.type] = Number(part.value);
 			}
-			const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+			const wall = Date.UTC(
+				parts.year,
+				parts.month - 1,
+				parts.day,
+				parts.hour,
+				parts.minute,
+				parts.second,
+			);
 			return Math.round((wall - Math.floor(ms / 1000) * 1000) / MS_PER_MINUTE);
 		},
 	};

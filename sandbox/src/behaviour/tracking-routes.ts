@@ -10,17 +10,30 @@ import { channelFromUtm, VISIT_CHANNELS } from './channel';
 import type { Engine } from './engine';
 import type { BehaviourHost, ResourceRecord } from './host';
 
-export const EVENT_TYPES = ['page_view', 'dwell', 'scroll', 'cta_view', 'cta_click', 'form_submit'] as const;
+export const EVENT_TYPES = [
+	'page_view',
+	'dwell',
+	'scroll',
+	'cta_view',
+	'cta_click',
+	'form_submit',
+] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 const eventBody = z
 	.object({
-		visitor_id: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _ . : -'),
+		visitor_id: z
+			.string()
+			.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits or _ . : -'),
 		type: z.enum(EVENT_TYPES),
 		utm: z
-			.object({ source: text(200).nullable(), medium: text(200).nullable(), campaign: text(200).nullable() })
+			.object({
+				source: text(200).nullable(),
+				medium: text(200).nullable(),
+				campaign: text(200).nullable(),
+			})
 			.partial()
 			.strict()
 			.optional(),
@@ -28,7 +41,12 @@ const eventBody = z
 		seconds: z.number().int().min(1).max(86_400).optional(),
 		depth: z.number().int().min(0).max(100).optional(),
 		form: z
-			.object({ email: z.string().max(254).email(), name: text(200), company: text(200), job_title: text(200) })
+			.object({
+				email: z.string().max(254).email(),
+				name: text(200),
+				company: text(200),
+				job_title: text(200),
+			})
 			.partial({ name: true, company: true, job_title: true })
 			.strict()
 			.optional(),
@@ -37,7 +55,10 @@ const eventBody = z
 type EventBody = z.infer<typeof eventBody>;
 
 /** The type-specific fields each event type requires or allows. */
-const FIELDS: Record<EventType, { required: Array<keyof EventBody>; allowed: Array<keyof EventBody> }> = {
+const FIELDS: Record<
+	EventType,
+	{ required: Array<keyof EventBody>; allowed: Array<keyof EventBody> }
+> = {
 	page_view: { required: [], allowed: ['utm', 'channel'] },
 	dwell: { required: ['seconds'], allowed: ['seconds'] },
 	scroll: { required: ['depth'], allowed: ['depth'] },
@@ -51,8 +72,10 @@ function checkFields(body: EventBody): void {
 	const { required, allowed } = FIELDS[body.type];
 	for (const field of TYPE_SPECIFIC) {
 		const present = body[field] !== undefined;
-		if (present && !allowed.includes(field)) throw ApiError.invalid(field, `is not allowed with type "${body.type}"`);
-		if (!present && required.includes(field)) throw ApiError.invalid(field, `is required with type "${body.type}"`);
+		if (present && !allowed.includes(field))
+			throw ApiError.invalid(field, `is not allowed with type "${body.type}"`);
+		if (!present && required.includes(field))
+			throw ApiError.invalid(field, `is required with type "${body.type}"`);
 	}
 }
 
@@ -60,7 +83,11 @@ function trackedEvent(body: EventBody, at: number): TrackedEvent {
 	const visitorId = body.visitor_id;
 	switch (body.type) {
 		case 'page_view': {
-			const utm = { source: body.utm?.source ?? null, medium: body.utm?.medium ?? null, campaign: body.utm?.campaign ?? null };
+			const utm = {
+				source: body.utm?.source ?? null,
+				medium: body.utm?.medium ?? null,
+				campaign: body.utm?.campaign ?? null,
+			};
 			const attribution: Attribution = { utm, channel: body.channel ?? channelFromUtm(utm) };
 			return { type: 'page_view', visitorId, at, attribution };
 		}
@@ -76,12 +103,18 @@ function trackedEvent(body: EventBody, at: number): TrackedEvent {
 /** A resource that records visitors: 404 for unknown, deleted, draft and archived, 409 when tracking is off. */
 function trackedResource(host: BehaviourHost, id: string): ResourceRecord {
 	const resource = host.findResource(id);
-	if (!resource || resource.deleted || resource.status !== 'published') throw ApiError.notFound(`Resource ${id} not found`);
-	if (!resource.track_visitors) throw ApiError.invalidState(`Visitor tracking is off for resource ${id}`);
+	if (!resource || resource.deleted || resource.status !== 'published')
+		throw ApiError.notFound(`Resource ${id} not found`);
+	if (!resource.track_visitors)
+		throw ApiError.invalidState(`Visitor tracking is off for resource ${id}`);
 	return resource;
 }
 
-export function registerTrackingRoutes(app: FastifyInstance, host: BehaviourHost, engine: Engine): void {
+export function registerTrackingRoutes(
+	app: FastifyInstance,
+	host: BehaviourHost,
+	engine: Engine,
+): void {
 	const pathId = idString('res');
 	app.post<{ Params: { id: string } }>('/c/:id/events', async (request, reply) => {
 		const resource = trackedResource(host, parseOrThrow(pathId, request.params.id, 'id'));

@@ -18,7 +18,11 @@ export function registerSettingsControl(app: FastifyInstance, sandbox: Sandbox):
 		},
 	});
 
-	controlRoute(app, { method: 'GET', url: '/_sandbox/faults', handler: () => sandbox.faults.current });
+	controlRoute(app, {
+		method: 'GET',
+		url: '/_sandbox/faults',
+		handler: () => sandbox.faults.current,
+	});
 
 	controlRoute(app, {
 		method: 'PUT',

@@ -12,7 +12,10 @@ import { ctaView, userView } from '../views';
 const accountPatch = z
 	.object({
 		plan: z.enum(PLANS),
-		crm: z.object({ crm_type: z.enum(CRM_TYPES) }).strict().nullable(),
+		crm: z
+			.object({ crm_type: z.enum(CRM_TYPES) })
+			.strict()
+			.nullable(),
 	})
 	.strict()
 	.partial();
@@ -66,7 +69,8 @@ export function registerStateControl(app: FastifyInstance, sandbox: Sandbox): vo
 		status: 201,
 		handler: ({ body }) => {
 			if (body.demo) {
-				if (body.leads > 0 || body.resources > 0) throw ApiError.invalid('demo', 'cannot be combined with leads or resources');
+				if (body.leads > 0 || body.resources > 0)
+					throw ApiError.invalid('demo', 'cannot be combined with leads or resources');
 				return seedDemo(sandbox);
 			}
 			return seedBulk(sandbox, body);

@@ -18,7 +18,8 @@ const batchBody = z
 			.superRefine((ids, ctx) => {
 				const seen = new Set<string>();
 				ids.forEach((id, index) => {
-					if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [index], message: 'duplicate lead id' });
+					if (seen.has(id))
+						ctx.addIssue({ code: 'custom', path: [index], message: 'duplicate lead id' });
 					seen.add(id);
 				});
 			}),
@@ -49,7 +50,11 @@ export function registerCrmRoutes(app: FastifyInstance, sandbox: Sandbox): void 
 					return { lead_id: leadId, ...sandbox.crm.sync(account, lead, 'batch') };
 				} catch (error) {
 					if (!(error instanceof ApiError)) throw error;
-					return { lead_id: leadId, synced: false, error: { code: error.code, message: error.message } };
+					return {
+						lead_id: leadId,
+						synced: false,
+						error: { code: error.code, message: error.message },
+					};
 				}
 			});
 			const syncedCount = results.filter((r) => r.synced).length;

@@ -18,12 +18,19 @@ const MAX_CUSTOM_FIELDS = 50;
 
 const customFields = z
 	.record(
-		z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'keys must match ^[A-Za-z][A-Za-z0-9_]{0,63}$'),
+		z
+			.string()
+			.regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'keys must match ^[A-Za-z][A-Za-z0-9_]{0,63}$'),
 		z.union([z.string().max(1000), z.number(), z.boolean(), z.null()], {
-			errorMap: () => ({ message: 'must be a string (at most 1,000 characters), number, boolean or null' }),
+			errorMap: () => ({
+				message: 'must be a string (at most 1,000 characters), number, boolean or null',
+			}),
 		}),
 	)
-	.refine((value) => Object.keys(value).length <= MAX_CUSTOM_FIELDS, `at most ${MAX_CUSTOM_FIELDS} keys`);
+	.refine(
+		(value) => Object.keys(value).length <= MAX_CUSTOM_FIELDS,
+		`at most ${MAX_CUSTOM_FIELDS} keys`,
+	);
 
 const shortText = z.string().max(200).nullable().optional();
 
@@ -73,17 +80,26 @@ export function registerLeadRoutes(app: FastifyInstance, sandbox: Sandbox): void
 		url: '/v1/leads',
 		query: listQuery,
 		handler: ({ auth, query }) => {
-			const since = query.days === undefined ? undefined : sandbox.clock.now().getTime() - query.days * DAY_MS;
+			const since =
+				query.days === undefined ? undefined : sandbox.clock.now().getTime() - query.days * DAY_MS;
 			const q = query.q?.toLowerCase();
 			const matches = (lead: StoredLead) =>
 				(since === undefined || Date.parse(lead.created_at) >= since) &&
 				(query.status === undefined || lead.status === query.status) &&
-				(query.source_resource_id === undefined || lead.source_resource_id === query.source_resource_id) &&
+				(query.source_resource_id === undefined ||
+					lead.source_resource_id === query.source_resource_id) &&
 				(query.source_channel === undefined || lead.source_channel === query.source_channel) &&
 				(query.assigned_to === undefined || lead.assigned_to === query.assigned_to) &&
 				(q === undefined ||
-					[lead.email, lead.name, lead.company].some((text) => text !== null && text.toLowerCase().includes(q)));
-			return paginateSorted(sandbox.store.leadOrder.sorted(auth.accountId, query.sort), query, matches, leadView);
+					[lead.email, lead.name, lead.company].some(
+						(text) => text !== null && text.toLowerCase().includes(q),
+					));
+			return paginateSorted(
+				sandbox.store.leadOrder.sorted(auth.accountId, query.sort),
+				query,
+				matches,
+				leadView,
+			);
 		},
 	});
 
@@ -118,7 +134,8 @@ export function registerLeadRoutes(app: FastifyInstance, sandbox: Sandbox): void
 			}
 			if (
 				body.custom_fields &&
-				Object.keys(mergeCustomFields(lead.custom_fields, body.custom_fields)).length > MAX_CUSTOM_FIELDS
+				Object.keys(mergeCustomFields(lead.custom_fields, body.custom_fields)).length >
+					MAX_CUSTOM_FIELDS
 			) {
 				throw ApiError.invalid('custom_fields', `at most ${MAX_CUSTOM_FIELDS} keys after merging`);
 			}

@@ -23,9 +23,16 @@ export function registerPublicLink(app: FastifyInstance, sandbox: Sandbox): void
 		const query = request.query as Record<string, unknown>;
 		const resource = sandbox.store.resources.get(id);
 		const preview =
-			resource?.status === 'draft' && typeof query.preview === 'string' && query.preview === resource.preview_token;
+			resource?.status === 'draft' &&
+			typeof query.preview === 'string' &&
+			query.preview === resource.preview_token;
 		if (!resource || resource.deleted || !(resource.status === 'published' || preview)) {
-			return page(reply, 404, 'Not found', '<h1>Not found</h1><p>This content is not available.</p>');
+			return page(
+				reply,
+				404,
+				'Not found',
+				'<h1>Not found</h1><p>This content is not available.</p>',
+			);
 		}
 		if (preview) reply.header('X-Robots-Tag', 'noindex');
 		const cta = resource.cta_id ? sandbox.store.ctas.get(resource.cta_id) : undefined;
@@ -35,7 +42,9 @@ export function registerPublicLink(app: FastifyInstance, sandbox: Sandbox): void
 			preview ? '<p><strong>Preview</strong> (draft, not tracked)</p>' : '',
 			resource.description ? `<p>${escapeHtml(resource.description)}</p>` : '',
 			resource.file ? `<p>${escapeHtml(resource.file.name)} (${resource.file.size} bytes)</p>` : '',
-			cta ? `<p><a data-cta-id="${escapeHtml(cta.id)}" href="${escapeHtml(cta.url)}">${escapeHtml(cta.name)}</a></p>` : '',
+			cta
+				? `<p><a data-cta-id="${escapeHtml(cta.id)}" href="${escapeHtml(cta.url)}">${escapeHtml(cta.name)}</a></p>`
+				: '',
 			'</article>',
 		];
 		return page(reply, 200, resource.title, parts.join(''));

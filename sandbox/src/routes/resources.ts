@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { findOwned } from '../auth';
 import type { RequestAuth } from '../behaviour/host';
 import { ApiError } from '../errors';
-import { FILE_TYPES, isFileType, RESOURCE_STATUSES, RESOURCE_TYPES, UPLOAD_LIMIT_BYTES, type FileInfo, type StoredResource } from '../model';
+import {
+	FILE_TYPES,
+	isFileType,
+	RESOURCE_STATUSES,
+	RESOURCE_TYPES,
+	UPLOAD_LIMIT_BYTES,
+	type FileInfo,
+	type StoredResource,
+} from '../model';
 import { readMultipart } from '../multipart';
 import { paginate, pagingQuery } from '../paging';
 import { createResource } from '../resource-service';
@@ -52,7 +60,14 @@ const listQuery = z
 	})
 	.strict();
 
-const MULTIPART_FIELDS = ['title', 'type', 'description', 'tags', 'cta_id', 'track_visitors'] as const;
+const MULTIPART_FIELDS = [
+	'title',
+	'type',
+	'description',
+	'tags',
+	'cta_id',
+	'track_visitors',
+] as const;
 
 /** Multipart text parts as the JSON body would carry them (`track_visitors` "true"/"false", `tags` a JSON array). */
 function formFields(parts: Map<string, unknown>): Record<string, unknown> {
@@ -85,7 +100,8 @@ function formFields(parts: Map<string, unknown>): Record<string, unknown> {
 function checkCta(sandbox: Sandbox, auth: RequestAuth, ctaId: string | null | undefined): void {
 	if (!ctaId) return;
 	const cta = sandbox.store.ctas.get(ctaId);
-	if (!cta || cta.account_id !== auth.accountId) throw ApiError.invalid('cta_id', `no CTA ${ctaId} in this account`);
+	if (!cta || cta.account_id !== auth.accountId)
+		throw ApiError.invalid('cta_id', `no CTA ${ctaId} in this account`);
 }
 
 function uploadLimit(sandbox: Sandbox, auth: RequestAuth): number {
@@ -100,7 +116,8 @@ async function readUpload(sandbox: Sandbox, auth: RequestAuth, request: FastifyR
 export function registerResourceRoutes(app: FastifyInstance, sandbox: Sandbox): void {
 	const view = (resource: StoredResource) => resourceView(resource, sandbox.contentHost());
 	const isGone = (resource: StoredResource) => resource.deleted;
-	const find = (id: string, auth: RequestAuth) => findOwned(sandbox.store.resources, id, auth, 'resource', isGone);
+	const find = (id: string, auth: RequestAuth) =>
+		findOwned(sandbox.store.resources, id, auth, 'resource', isGone);
 
 	apiRoute(app, sandbox, {
 		method: 'GET',
@@ -135,7 +152,10 @@ export function registerResourceRoutes(app: FastifyInstance, sandbox: Sandbox): 
 				input = parseOrThrow(createBody, upload.body, 'body');
 				if (!upload.file) throw ApiError.invalid('file', 'Required');
 				if (!isFileType(input.type)) {
-					throw ApiError.invalid('type', `must be a file type (${FILE_TYPES.join(', ')}) when a file is uploaded`);
+					throw ApiError.invalid(
+						'type',
+						`must be a file type (${FILE_TYPES.join(', ')}) when a file is uploaded`,
+					);
 				}
 				file = upload.file;
 			}
@@ -160,7 +180,8 @@ export function registerResourceRoutes(app: FastifyInstance, sandbox: Sandbox): 
 		body: updateBody,
 		multipart: true,
 		handler: async ({ auth, found: resource, body, multipart, request }) => {
-			if (resource.status === 'archived') throw ApiError.invalidState('An archived resource cannot be changed');
+			if (resource.status === 'archived')
+				throw ApiError.invalidState('An archived resource cannot be changed');
 			let patch = body;
 			let file: FileInfo | null = null;
 			if (multipart) {
@@ -172,7 +193,8 @@ export function registerResourceRoutes(app: FastifyInstance, sandbox: Sandbox): 
 				file = upload.file;
 			}
 			const type = patch.type ?? resource.type;
-			if (file && !isFileType(type)) throw ApiError.invalid('file', `a resource of type ${type} takes no file`);
+			if (file && !isFileType(type))
+				throw ApiError.invalid('file', `a resource of type ${type} takes no file`);
 			if (!file && resource.file && !isFileType(type)) {
 				throw ApiError.invalid('type', `${type} takes no file, and this resource has one`);
 			}
@@ -203,7 +225,9 @@ export function registerResourceRoutes(app: FastifyInstance, sandbox: Sandbox): 
 		find,
 		handler: ({ found: resource }) => {
 			if (resource.status !== 'draft') {
-				throw ApiError.invalidState(`Only a draft can be published; this resource is ${resource.status}`);
+				throw ApiError.invalidState(
+					`Only a draft can be published; this resource is ${resource.status}`,
+				);
 			}
 			const now = sandbox.nowIso();
 			resource.status = 'published';
@@ -220,7 +244,9 @@ export function registerResourceRoutes(app: FastifyInstance, sandbox: Sandbox): 
 		find,
 		handler: ({ found: resource }) => {
 			if (resource.status !== 'published') {
-				throw ApiError.invalidState(`Only a published resource can be archived; this resource is ${resource.status}`);
+				throw ApiError.invalidState(
+					`Only a published resource can be archived; this resource is ${resource.status}`,
+				);
 			}
 			const now = sandbox.nowIso();
 			resource.status = 'archived';

@@ -37,7 +37,8 @@ const events = z
 	.max(10)
 	.superRefine((types, ctx) => {
 		types.forEach((type, index) => {
-			if (types.indexOf(type) !== index) ctx.addIssue({ code: 'custom', path: [index], message: 'duplicate event type' });
+			if (types.indexOf(type) !== index)
+				ctx.addIssue({ code: 'custom', path: [index], message: 'duplicate event type' });
 		});
 	});
 
@@ -81,7 +82,11 @@ export function registerWebhookRoutes(app: FastifyInstance, sandbox: Sandbox): v
 		query: eventTypesQuery,
 		handler: ({ query }) =>
 			paginate(
-				WEBHOOK_EVENT_TYPES.map((type) => ({ id: type, type, description: WEBHOOK_EVENT_DESCRIPTIONS[type] })),
+				WEBHOOK_EVENT_TYPES.map((type) => ({
+					id: type,
+					type,
+					description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+				})),
 				{ ...query, sort: 'type', order: 'asc' },
 				(entry) => entry.type,
 				({ type, description: text }) => ({ type, description: text }),
@@ -100,7 +105,12 @@ export function registerWebhookRoutes(app: FastifyInstance, sandbox: Sandbox): v
 					(query.event === undefined || e.events.includes(query.event)) &&
 					(query.active === undefined || e.active === query.active),
 			);
-			return paginate(items, { ...query, sort: 'created_at', order: 'desc' }, (e) => e.created_at, webhookView);
+			return paginate(
+				items,
+				{ ...query, sort: 'created_at', order: 'desc' },
+				(e) => e.created_at,
+				webhookView,
+			);
 		},
 	});
 

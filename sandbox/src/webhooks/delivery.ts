@@ -76,7 +76,11 @@ export class WebhookDispatcher {
 		this.inFlight.clear();
 	}
 
-	private event(accountId: string, type: WebhookEvent['type'], data: Record<string, unknown>): WebhookEvent {
+	private event(
+		accountId: string,
+		type: WebhookEvent['type'],
+		data: Record<string, unknown>,
+	): WebhookEvent {
 		return {
 			id: this.deps.ids.next('evt'),
 			type,
@@ -87,7 +91,13 @@ export class WebhookDispatcher {
 		};
 	}
 
-	private schedule(endpointId: string, event: WebhookEvent, body: string, attempt: number, delayMs: number): void {
+	private schedule(
+		endpointId: string,
+		event: WebhookEvent,
+		body: string,
+		attempt: number,
+		delayMs: number,
+	): void {
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
 			void this.run(endpointId, event, body, attempt);
@@ -96,7 +106,12 @@ export class WebhookDispatcher {
 		this.timers.add(timer);
 	}
 
-	private async run(endpointId: string, event: WebhookEvent, body: string, attempt: number): Promise<void> {
+	private async run(
+		endpointId: string,
+		event: WebhookEvent,
+		body: string,
+		attempt: number,
+	): Promise<void> {
 		const endpoint = this.deps.store.webhooks.get(endpointId);
 		if (!endpoint || !endpoint.active) return;
 		const generation = this.generation;
@@ -107,7 +122,8 @@ export class WebhookDispatcher {
 			return;
 		}
 		const delays = this.deps.config().webhook_retry_delays_ms;
-		if (attempt <= delays.length) this.schedule(endpointId, event, body, attempt + 1, delays[attempt - 1]);
+		if (attempt <= delays.length)
+			this.schedule(endpointId, event, body, attempt + 1, delays[attempt - 1]);
 		else endpoint.status = 'unreachable';
 	}
 
@@ -138,12 +154,15 @@ export class WebhookDispatcher {
 			controller.signal,
 		);
 		this.inFlight.delete(controller);
-		const answered2xx = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+		const answered2xx =
+			outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
 		const result: AttemptResult = {
 			ok: answered2xx && !ignored,
 			status_code: outcome.statusCode,
 			duration_ms: Math.round(performance.now() - started),
-			error: ignored ? 'answer ignored (sandbox webhook fault)' : (outcome.error ?? (answered2xx ? null : `HTTP ${outcome.statusCode}`)),
+			error: ignored
+				? 'answer ignored (sandbox webhook fault)'
+				: (outcome.error ?? (answered2xx ? null : `HTTP ${outcome.statusCode}`)),
 		};
 		if (generation === this.generation) {
 			endpoint.last_delivery_at = isoSeconds(now);

@@ -15,7 +15,13 @@ import { createProgress } from '../progress.mjs';
 import { startSandboxInProcess } from '../sandbox.mjs';
 import { n8nProcess, queueEnv, startFront } from './cluster.mjs';
 import { ensurePackages, startPostgres, startRedis } from './services.mjs';
-import { BINARY_BYTES, BULK_LEADS, TRIGGER_WEBHOOK_ID, WORKFLOW_IDS, queueWorkflows } from './workflows.mjs';
+import {
+	BINARY_BYTES,
+	BULK_LEADS,
+	TRIGGER_WEBHOOK_ID,
+	WORKFLOW_IDS,
+	queueWorkflows,
+} from './workflows.mjs';
 
 const { step, print, seconds } = createProgress({ prefix: 'e2e:queue' });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,7 +37,8 @@ async function waitFor(what, probe, { timeoutMs = 60_000, intervalMs = 500 } = {
 	for (;;) {
 		const value = await probe();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await sleep(intervalMs);
 	}
 }
@@ -48,7 +55,10 @@ try {
 		return { detail: skipped ? 'already installed' : `installed in ${took.toFixed(1)} s` };
 	});
 	await step('build the package (node scripts/build.mjs)', async () => {
-		const res = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+		const res = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], {
+			cwd: PROJECT_ROOT,
+			encoding: 'utf8',
+		});
 		assert(res.status === 0, `build failed\n${res.stdout}${res.stderr}`);
 	});
 	await step('PostgreSQL and Redis from Debian packages (apt-get when missing)', async () => {
@@ -61,17 +71,24 @@ try {
 		stoppers.push(() => fs.rmSync(dir, { recursive: true, force: true }));
 		const server = await startPostgres(dir);
 		stoppers.push(server.stop);
-		return Object.assign(server, { detail: `PostgreSQL ${server.version} on 127.0.0.1:${server.port}, pid ${server.pid}` });
+		return Object.assign(server, {
+			detail: `PostgreSQL ${server.version} on 127.0.0.1:${server.port}, pid ${server.pid}`,
+		});
 	});
 	const redis = await step('start Redis (temp folder, loopback)', async () => {
 		const server = await startRedis(fs.mkdtempSync(path.join(tmp, 'redis-')));
 		stoppers.push(server.stop);
-		return Object.assign(server, { detail: `Redis ${server.version} on 127.0.0.1:${server.port}, pid ${server.pid}` });
+		return Object.assign(server, {
+			detail: `Redis ${server.version} on 127.0.0.1:${server.port}, pid ${server.pid}`,
+		});
 	});
 	const sandbox = await step('start the sandbox', async () => {
 		const started = await startSandboxInProcess({ seedDemo: false });
 		stoppers.push(started.close);
-		await started.client.control('PATCH', '/_sandbox/config', { rate_limit: null, allow_http_webhooks: true });
+		await started.client.control('PATCH', '/_sandbox/config', {
+			rate_limit: null,
+			allow_http_webhooks: true,
+		});
 		return Object.assign(started, { detail: started.url });
 	});
 	const front = await step('start the round-robin front (WEBHOOK_URL)', async () => {
@@ -82,26 +99,45 @@ try {
 
 	const sharedEnv = queueEnv({ postgres, redis, webhookUrl: front.url });
 	const procs = await step('five n8n user folders, the package installed in each', async () => {
-		const make = (kind, name, extraEnv) => n8nProcess({ kind, name, userFolder: path.join(tmp, name), sharedEnv, extraEnv });
+		const make = (kind, name, extraEnv) =>
+			n8nProcess({ kind, name, userFolder: path.join(tmp, name), sharedEnv, extraEnv });
 		const list = {
 			main: make('main', 'main', { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' }),
 			workers: [make('worker', 'worker-1'), make('worker', 'worker-2')],
 			webhooks: [make('webhook', 'webhook-1'), make('webhook', 'webhook-2')],
 		};
 		// Stopped together (each by its PID): n8n's graceful shutdown takes seconds per process.
-		stoppers.push(() => Promise.all([list.main, ...list.workers, ...list.webhooks].map((proc) => proc.stop())));
+		stoppers.push(() =>
+			Promise.all([list.main, ...list.workers, ...list.webhooks].map((proc) => proc.stop())),
+		);
 		return list;
 	});
 	const { main, workers, webhooks } = procs;
-	const cli = { userFolder: main.userFolder, env: { ...sharedEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } };
+	const cli = {
+		userFolder: main.userFolder,
+		env: { ...sharedEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+	};
 
-	await step('import the credential and the three workflows, publish them (PostgreSQL)', async () => {
-		await importJson('import:credentials', [credentialsFor({ sandboxUrl: sandbox.url, apiKey: sandbox.keys.full, smtpPort: 25 })[0]], cli);
-		await importJson('import:workflow', queueWorkflows({ fileUrl: `${front.url}_files/${BINARY_BYTES}.bin` }), cli);
-		// The database is migrated by now: the three publish commands can run side by side.
-		await Promise.all(Object.values(WORKFLOW_IDS).map((id) => runN8nOk(['publish:workflow', `--id=${id}`], cli)));
-		return { detail: Object.values(WORKFLOW_IDS).join(', ') };
-	});
+	await step(
+		'import the credential and the three workflows, publish them (PostgreSQL)',
+		async () => {
+			await importJson(
+				'import:credentials',
+				[credentialsFor({ sandboxUrl: sandbox.url, apiKey: sandbox.keys.full, smtpPort: 25 })[0]],
+				cli,
+			);
+			await importJson(
+				'import:workflow',
+				queueWorkflows({ fileUrl: `${front.url}_files/${BINARY_BYTES}.bin` }),
+				cli,
+			);
+			// The database is migrated by now: the three publish commands can run side by side.
+			await Promise.all(
+				Object.values(WORKFLOW_IDS).map((id) => runN8nOk(['publish:workflow', `--id=${id}`], cli)),
+			);
+			return { detail: Object.values(WORKFLOW_IDS).join(', ') };
+		},
+	);
 	await step('start the main (activation only: N8N_DISABLE_PRODUCTION_MAIN_PROCESS)', async () => {
 		const took = await main.start();
 		return { detail: `ready in ${took.toFixed(1)} s, pid ${main.pid}` };
@@ -109,26 +145,42 @@ try {
 	await step('start 2 workers and 2 webhook processors', async () => {
 		const took = await Promise.all([...workers, ...webhooks].map((proc) => proc.start()));
 		front.setTargets(webhooks);
-		return { detail: [...workers, ...webhooks].map((proc, i) => `${proc.name} ${took[i].toFixed(1)} s pid ${proc.pid}`).join(', ') };
+		return {
+			detail: [...workers, ...webhooks]
+				.map((proc, i) => `${proc.name} ${took[i].toFixed(1)} s pid ${proc.pid}`)
+				.join(', '),
+		};
 	});
 
 	// ---------------------------------------------------------------------------------------------
 	const triggerUrl = `${front.url}webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
-	const endpointsFor = async () => (await sandbox.client.api('GET', `/v1/webhooks?url=${encodeURIComponent(triggerUrl)}`)).data;
+	const endpointsFor = async () =>
+		(await sandbox.client.api('GET', `/v1/webhooks?url=${encodeURIComponent(triggerUrl)}`)).data;
 	const allEndpoints = async () => (await sandbox.client.api('GET', '/v1/webhooks')).data;
-	const endpoint = await step('the trigger registered exactly one endpoint, from the main, for WEBHOOK_URL', async () => {
-		const found = await waitFor('the endpoint', async () => ((await endpointsFor()).length > 0 ? await endpointsFor() : undefined));
-		assert(found.length === 1, `expected 1 endpoint for ${triggerUrl}, got ${found.length}`);
-		assert((await allEndpoints()).length === 1, 'another endpoint exists');
-		assert(JSON.stringify(found[0].events) === '["lead.created"]', `events ${JSON.stringify(found[0].events)}`);
-		return Object.assign(found[0], { detail: `${found[0].id} -> ${triggerUrl}` });
-	});
+	const endpoint = await step(
+		'the trigger registered exactly one endpoint, from the main, for WEBHOOK_URL',
+		async () => {
+			const found = await waitFor('the endpoint', async () =>
+				(await endpointsFor()).length > 0 ? await endpointsFor() : undefined,
+			);
+			assert(found.length === 1, `expected 1 endpoint for ${triggerUrl}, got ${found.length}`);
+			assert((await allEndpoints()).length === 1, 'another endpoint exists');
+			assert(
+				JSON.stringify(found[0].events) === '["lead.created"]',
+				`events ${JSON.stringify(found[0].events)}`,
+			);
+			return Object.assign(found[0], { detail: `${found[0].id} -> ${triggerUrl}` });
+		},
+	);
 	await step('restart the main: the same single endpoint is kept', async () => {
 		await main.stop();
 		const took = await main.start();
 		await sleep(2000);
 		const after = await allEndpoints();
-		assert(after.length === 1 && after[0].id === endpoint.id, `after the restart: ${JSON.stringify(after.map((e) => e.id))}`);
+		assert(
+			after.length === 1 && after[0].id === endpoint.id,
+			`after the restart: ${JSON.stringify(after.map((e) => e.id))}`,
+		);
 		return { detail: `main back in ${took.toFixed(1)} s, still ${endpoint.id} only` };
 	});
 
@@ -139,11 +191,15 @@ try {
 				`${withData ? ' LEFT JOIN execution_data d ON d."executionId" = e.id' : ''} WHERE e."workflowId" = '${workflowId}' ORDER BY e.id`,
 		);
 	const workerOf = (executionId) =>
-		workers.find((w) => w.output().includes(`Worker started execution ${executionId} `))?.name ?? 'no worker';
+		workers.find((w) => w.output().includes(`Worker started execution ${executionId} `))?.name ??
+		'no worker';
 	const waitForRun = async (workflowId, known, timeoutMs) => {
 		const done = await waitFor(
 			`an execution of ${workflowId}`,
-			async () => (await executions(workflowId)).find((e) => !known.has(e.id) && ['success', 'error', 'crashed'].includes(e.status)),
+			async () =>
+				(await executions(workflowId)).find(
+					(e) => !known.has(e.id) && ['success', 'error', 'crashed'].includes(e.status),
+				),
 			{ timeoutMs },
 		);
 		assert(done.status === 'success', `execution ${done.id} of ${workflowId} ended ${done.status}`);
@@ -164,18 +220,31 @@ try {
 	 * re-delivered; `between` runs once all first attempts are in. Returns the figures per event
 	 * from the executions stored in PostgreSQL.
 	 */
-	async function leadEvents(label, { count, ignore = false, firstRetryMs = RETRIES[0], between, create } = {}) {
-		await sandbox.client.control('PATCH', '/_sandbox/config', { webhook_retry_delays_ms: [firstRetryMs, ...RETRIES.slice(1)] });
+	async function leadEvents(
+		label,
+		{ count, ignore = false, firstRetryMs = RETRIES[0], between, create } = {},
+	) {
+		await sandbox.client.control('PATCH', '/_sandbox/config', {
+			webhook_retry_delays_ms: [firstRetryMs, ...RETRIES.slice(1)],
+		});
 		await sandbox.client.control('DELETE', '/_sandbox/deliveries');
-		if (ignore) await sandbox.client.control('PUT', '/_sandbox/webhook-faults', { ignore_answers: count });
+		if (ignore)
+			await sandbox.client.control('PUT', '/_sandbox/webhook-faults', { ignore_answers: count });
 		const created = create
 			? await create()
 			: await (async () => {
-					for (let i = 0; i < count; i++) await sandbox.client.api('POST', '/v1/leads', { email: `queue-${label}-${run}-${i}@example.com` });
+					for (let i = 0; i < count; i++)
+						await sandbox.client.api('POST', '/v1/leads', {
+							email: `queue-${label}-${run}-${i}@example.com`,
+						});
 				})();
 		const log = () => sandbox.client.control('GET', '/_sandbox/deliveries');
 		if (between) {
-			await waitFor('every first attempt', async () => (await log()).filter((d) => d.attempt === 1).length >= count, { timeoutMs: 30_000 });
+			await waitFor(
+				'every first attempt',
+				async () => (await log()).filter((d) => d.attempt === 1).length >= count,
+				{ timeoutMs: 30_000 },
+			);
 			await between();
 		}
 		const delivered = await waitFor(
@@ -191,9 +260,16 @@ try {
 		assert(eventIds.length === count, `${eventIds.length} events delivered, expected ${count}`);
 		const perEvent = async () => {
 			const runs = await executions(WORKFLOW_IDS.trigger, true);
-			return { runs, counts: eventIds.map((id) => runs.filter((r) => r.data?.includes(id)).length) };
+			return {
+				runs,
+				counts: eventIds.map((id) => runs.filter((r) => r.data?.includes(id)).length),
+			};
 		};
-		await waitFor('an execution for every event', async () => (await perEvent()).counts.every((n) => n >= 1), { timeoutMs: 60_000 });
+		await waitFor(
+			'an execution for every event',
+			async () => (await perEvent()).counts.every((n) => n >= 1),
+			{ timeoutMs: 60_000 },
+		);
 		await sleep(3000); // settle: a duplicate execution would show up now
 		const { runs, counts } = await perEvent();
 		const mine = runs.filter((r) => eventIds.some((id) => r.data?.includes(id)));
@@ -205,7 +281,9 @@ try {
 			duplicates: counts.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
 			lost: counts.filter((n) => n === 0).length,
 			failed: mine.filter((r) => r.status !== 'success').length,
-			workers: workers.map((w) => `${w.name} ${mine.filter((r) => workerOf(r.id) === w.name).length}`).join(', '),
+			workers: workers
+				.map((w) => `${w.name} ${mine.filter((r) => workerOf(r.id) === w.name).length}`)
+				.join(', '),
 			perEvent: Object.entries(counts.reduce((acc, n) => ({ ...acc, [n]: (acc[n] ?? 0) + 1 }), {}))
 				.map(([n, events]) => `${events} x ${n}`)
 				.join(', '),
@@ -216,37 +294,62 @@ try {
 		return { detail: text, result };
 	}
 
-	await step(`bulk create: ${BULK_LEADS} leads in one execution on a worker, and one trigger execution per lead`, async () => {
-		const known = new Set((await executions(WORKFLOW_IDS.bulk)).map((e) => e.id));
-		return await leadEvents('bulk', {
-			count: BULK_LEADS,
-			create: async () => {
-				await sandbox.client.control('DELETE', '/_sandbox/requests');
-				await postWebhook('queue-bulk', { run });
-				const done = await waitForRun(WORKFLOW_IDS.bulk, known, 180_000);
-				const requests = await sandbox.client.control('GET', '/_sandbox/requests');
-				const leads = requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads' && r.status === 201).length;
-				const posts = requests.filter((r) => r.method === 'POST' && r.path === '/v1/leads').length;
-				assert(leads === BULK_LEADS && posts === BULK_LEADS, `${leads} leads created in ${posts} requests, expected ${BULK_LEADS}`);
-				const ranOn = workerOf(done.id);
-				assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
-				return { detail: `bulk execution ${done.id} on ${ranOn}: ${leads} leads, ${posts} POST /v1/leads` };
-			},
-		});
-	});
+	await step(
+		`bulk create: ${BULK_LEADS} leads in one execution on a worker, and one trigger execution per lead`,
+		async () => {
+			const known = new Set((await executions(WORKFLOW_IDS.bulk)).map((e) => e.id));
+			return await leadEvents('bulk', {
+				count: BULK_LEADS,
+				create: async () => {
+					await sandbox.client.control('DELETE', '/_sandbox/requests');
+					await postWebhook('queue-bulk', { run });
+					const done = await waitForRun(WORKFLOW_IDS.bulk, known, 180_000);
+					const requests = await sandbox.client.control('GET', '/_sandbox/requests');
+					const leads = requests.filter(
+						(r) => r.method === 'POST' && r.path === '/v1/leads' && r.status === 201,
+					).length;
+					const posts = requests.filter(
+						(r) => r.method === 'POST' && r.path === '/v1/leads',
+					).length;
+					assert(
+						leads === BULK_LEADS && posts === BULK_LEADS,
+						`${leads} leads created in ${posts} requests, expected ${BULK_LEADS}`,
+					);
+					const ranOn = workerOf(done.id);
+					assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
+					return {
+						detail: `bulk execution ${done.id} on ${ranOn}: ${leads} leads, ${posts} POST /v1/leads`,
+					};
+				},
+			});
+		},
+	);
 
-	const fresh = await step('50 lead events through both webhook processors: exactly 50 executions', async () => {
-		const outcome = await leadEvents('new', { count: 50 });
-		return outcome;
-	});
-	assert(fresh.result.workers.split(', ').every((part) => !part.endsWith(' 0')), `executions not spread over both workers: ${fresh.result.workers}`);
+	const fresh = await step(
+		'50 lead events through both webhook processors: exactly 50 executions',
+		async () => {
+			const outcome = await leadEvents('new', { count: 50 });
+			return outcome;
+		},
+	);
+	assert(
+		fresh.result.workers.split(', ').every((part) => !part.endsWith(' 0')),
+		`executions not spread over both workers: ${fresh.result.workers}`,
+	);
 
 	await step('forged delivery: 401 and no execution', async () => {
 		const before = (await executions(WORKFLOW_IDS.trigger)).length;
-		const body = JSON.stringify({ id: `evt_forged_${run}`, type: 'lead.created', data: { lead: { id: 'lead_x', email: 'x@example.com', status: 'new' } } });
+		const body = JSON.stringify({
+			id: `evt_forged_${run}`,
+			type: 'lead.created',
+			data: { lead: { id: 'lead_x', email: 'x@example.com', status: 'new' } },
+		});
 		const res = await fetch(triggerUrl, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'cm-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+			headers: {
+				'content-type': 'application/json',
+				'cm-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+			},
 			body,
 		});
 		assert(res.status === 401, `forged delivery answered ${res.status}`);
@@ -256,39 +359,53 @@ try {
 		return { detail: `401 ${await res.text()}, executions ${before} -> ${after}` };
 	});
 
-	await step('20 events whose answers were lost, re-delivered after the webhook processor restarted', async () => {
-		// The first attempts reach one processor; it restarts (memory gone) before the retries,
-		// which the front spreads over both.
-		front.setTargets([webhooks[0]]);
-		return await leadEvents('restart', {
-			count: 20,
-			ignore: true,
-			firstRetryMs: 30_000,
-			between: async () => {
-				await webhooks[0].stop();
-				await webhooks[0].start();
-				front.setTargets(webhooks);
-			},
-		});
-	});
+	await step(
+		'20 events whose answers were lost, re-delivered after the webhook processor restarted',
+		async () => {
+			// The first attempts reach one processor; it restarts (memory gone) before the retries,
+			// which the front spreads over both.
+			front.setTargets([webhooks[0]]);
+			return await leadEvents('restart', {
+				count: 20,
+				ignore: true,
+				firstRetryMs: 30_000,
+				between: async () => {
+					await webhooks[0].stop();
+					await webhooks[0].start();
+					front.setTargets(webhooks);
+				},
+			});
+		},
+	);
 
-	await step('30 events re-delivered 10 s later, each retry on the other webhook processor', async () => {
-		front.setTargets(webhooks);
-		return await leadEvents('two-processors', { count: 30, ignore: true });
-	});
+	await step(
+		'30 events re-delivered 10 s later, each retry on the other webhook processor',
+		async () => {
+			front.setTargets(webhooks);
+			return await leadEvents('two-processors', { count: 30, ignore: true });
+		},
+	);
 
-	await step(`binary upload from a worker (${BINARY_BYTES} bytes, binary data in the database)`, async () => {
-		const known = new Set((await executions(WORKFLOW_IDS.binary)).map((e) => e.id));
-		await postWebhook('queue-binary', { run });
-		const done = await waitForRun(WORKFLOW_IDS.binary, known, 120_000);
-		const resources = (await sandbox.client.api('GET', '/v1/resources?limit=100')).data;
-		const uploaded = resources.find((r) => r.title === `queue upload ${run}`);
-		assert(uploaded, 'no resource was created');
-		assert(uploaded.file?.size === BINARY_BYTES, `stored ${uploaded.file?.size} bytes, expected ${BINARY_BYTES}`);
-		const ranOn = workerOf(done.id);
-		assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
-		return { detail: `execution ${done.id} on ${ranOn}: ${uploaded.id} ${uploaded.file.size} bytes ${uploaded.file.mime_type}` };
-	});
+	await step(
+		`binary upload from a worker (${BINARY_BYTES} bytes, binary data in the database)`,
+		async () => {
+			const known = new Set((await executions(WORKFLOW_IDS.binary)).map((e) => e.id));
+			await postWebhook('queue-binary', { run });
+			const done = await waitForRun(WORKFLOW_IDS.binary, known, 120_000);
+			const resources = (await sandbox.client.api('GET', '/v1/resources?limit=100')).data;
+			const uploaded = resources.find((r) => r.title === `queue upload ${run}`);
+			assert(uploaded, 'no resource was created');
+			assert(
+				uploaded.file?.size === BINARY_BYTES,
+				`stored ${uploaded.file?.size} bytes, expected ${BINARY_BYTES}`,
+			);
+			const ranOn = workerOf(done.id);
+			assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
+			return {
+				detail: `execution ${done.id} on ${ranOn}: ${uploaded.id} ${uploaded.file.size} bytes ${uploaded.file.mime_type}`,
+			};
+		},
+	);
 } catch (error) {
 	failed = true;
 	print(`FAILED${error.step ? ` at "${error.step}"` : ''}: ${error.message}`);
@@ -309,7 +426,11 @@ try {
 }
 
 for (const f of figures) {
-	print(`figures ${f.label}: ${f.events} events, ${f.executions} executions (events x executions per event: ${f.perEvent}), duplicates ${f.duplicates}, lost ${f.lost}`);
+	print(
+		`figures ${f.label}: ${f.events} events, ${f.executions} executions (events x executions per event: ${f.perEvent}), duplicates ${f.duplicates}, lost ${f.lost}`,
+	);
 }
-print(`${failed ? 'FAILED' : 'passed'}: n8n ${N8N_VERSION} queue mode (main + 2 workers + 2 webhook processors), ${seconds().toFixed(1)} s`);
+print(
+	`${failed ? 'FAILED' : 'passed'}: n8n ${N8N_VERSION} queue mode (main + 2 workers + 2 webhook processors), ${seconds().toFixed(1)} s`,
+);
 process.exit(failed ? 1 : 0);

@@ -68,7 +68,8 @@ export function n8nProcess({ kind, name, userFolder, sharedEnv, extraEnv = {} })
 			return port;
 		},
 		output: () => output,
-		env: () => n8nEnv({ userFolder, port, brokerPort: port + 1, env: { ...sharedEnv, ...extraEnv } }),
+		env: () =>
+			n8nEnv({ userFolder, port, brokerPort: port + 1, env: { ...sharedEnv, ...extraEnv } }),
 		async start({ timeoutMs = 180_000 } = {}) {
 			port ??= await freePort();
 			output = '';
@@ -81,10 +82,16 @@ export function n8nProcess({ kind, name, userFolder, sharedEnv, extraEnv = {} })
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
 			groups.add(child.pid);
-			exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+			exited = new Promise((resolve) =>
+				child.on('exit', (code, signal) => resolve({ code, signal })),
+			);
 			const started = Date.now();
 			await new Promise((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error(`${name} not ready within ${timeoutMs / 1000} s\n${tail(output)}`)), timeoutMs);
+				const timer = setTimeout(
+					() =>
+						reject(new Error(`${name} not ready within ${timeoutMs / 1000} s\n${tail(output)}`)),
+					timeoutMs,
+				);
 				const onData = (data) => {
 					output += data;
 					if (process.env.E2E_VERBOSE) process.stderr.write(`[${name}] ${data}`);
@@ -109,7 +116,9 @@ export function n8nProcess({ kind, name, userFolder, sharedEnv, extraEnv = {} })
 			if (child.exitCode === null && child.signalCode === null) {
 				killGroup(pid, 'SIGTERM');
 				let timer;
-				const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
+				const timeout = new Promise(
+					(resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
+				);
 				if ((await Promise.race([exited, timeout])) === 'timeout') killGroup(pid, 'SIGKILL');
 				clearTimeout(timer);
 			}
@@ -144,7 +153,11 @@ export async function startFront() {
 		const file = /^\/_files\/(\d+)\.bin$/.exec(req.url ?? '');
 		if (file && req.method === 'GET') {
 			const size = Number(file[1]);
-			res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': size, 'content-disposition': 'attachment; filename="big.pdf"' });
+			res.writeHead(200, {
+				'content-type': 'application/pdf',
+				'content-length': size,
+				'content-disposition': 'attachment; filename="big.pdf"',
+			});
 			const chunk = Buffer.alloc(1 << 20, 0x25);
 			let left = size;
 			const write = () => {
@@ -170,7 +183,13 @@ export async function startFront() {
 		if (typeof eventId === 'string') lastTarget.set(eventId, index);
 		routed.push({ eventId, attempt, target: index });
 		const upstream = http.request(
-			{ host: '127.0.0.1', port: targets[index].port, method: req.method, path: req.url, headers: req.headers },
+			{
+				host: '127.0.0.1',
+				port: targets[index].port,
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
@@ -198,4 +217,3 @@ export async function startFront() {
 			}),
 	};
 }
-

@@ -11,22 +11,31 @@ const POSTGRES_ROOT = '/usr/lib/postgresql';
 
 function postgresBin() {
 	if (!fs.existsSync(POSTGRES_ROOT)) return undefined;
-	const versions = fs.readdirSync(POSTGRES_ROOT).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+	const versions = fs
+		.readdirSync(POSTGRES_ROOT)
+		.filter((v) => /^\d+$/.test(v))
+		.sort((a, b) => Number(b) - Number(a));
 	for (const version of versions) {
 		const bin = path.join(POSTGRES_ROOT, version, 'bin');
-		if (fs.existsSync(path.join(bin, 'postgres')) && fs.existsSync(path.join(bin, 'initdb'))) return { bin, version };
+		if (fs.existsSync(path.join(bin, 'postgres')) && fs.existsSync(path.join(bin, 'initdb')))
+			return { bin, version };
 	}
 	return undefined;
 }
 
 function which(command) {
-	return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim() || undefined;
+	return (
+		spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim() ||
+		undefined
+	);
 }
 
 function run(command, args, options = {}) {
 	const res = spawnSync(command, args, { encoding: 'utf8', ...options });
 	if (res.status !== 0) {
-		throw new Error(`${command} ${args.join(' ')} exited with ${res.status ?? res.signal}\n${(res.stdout ?? '') + (res.stderr ?? '')}`.trim());
+		throw new Error(
+			`${command} ${args.join(' ')} exited with ${res.status ?? res.signal}\n${(res.stdout ?? '') + (res.stderr ?? '')}`.trim(),
+		);
 	}
 	return res.stdout;
 }
@@ -38,7 +47,9 @@ export function ensurePackages() {
 	if (!postgresBin() || !which('psql')) missing.push('postgresql');
 	if (missing.length === 0) return { installed: [] };
 	if (process.getuid?.() !== 0) {
-		throw new Error(`missing ${missing.join(' and ')}; install them (apt-get install ${missing.join(' ')}) or run as root`);
+		throw new Error(
+			`missing ${missing.join(' and ')}; install them (apt-get install ${missing.join(' ')}) or run as root`,
+		);
 	}
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	run('apt-get', ['update', '-qq'], { env });
@@ -51,7 +62,9 @@ async function stopChild(child, exited, graceMs = 10_000) {
 	if (child.exitCode === null && child.signalCode === null) {
 		child.kill('SIGTERM');
 		let timer;
-		const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
+		const timeout = new Promise(
+			(resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
+		);
 		if ((await Promise.race([exited, timeout])) === 'timeout') child.kill('SIGKILL');
 		clearTimeout(timer);
 	}
@@ -62,13 +75,18 @@ async function stopChild(child, exited, graceMs = 10_000) {
 async function startServer(command, args, { readyPattern, options = {}, timeoutMs = 30_000 }) {
 	const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
 	let output = '';
-	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	const exited = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve({ code, signal })),
+	);
 	// The backstop if this script dies without its cleanup.
 	const killOnExit = () => child.kill('SIGKILL');
 	process.on('exit', killOnExit);
 	exited.then(() => process.off('exit', killOnExit));
 	await new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`${command} did not start within ${timeoutMs / 1000} s\n${output}`)), timeoutMs);
+		const timer = setTimeout(
+			() => reject(new Error(`${command} did not start within ${timeoutMs / 1000} s\n${output}`)),
+			timeoutMs,
+		);
 		const onData = (data) => {
 			output += data;
 			if (readyPattern.test(output)) {
@@ -102,14 +120,43 @@ export async function startPostgres(dir) {
 		fs.chownSync(dir, asUser.uid, asUser.gid);
 		fs.chownSync(socketDir, asUser.uid, asUser.gid);
 	}
-	run(path.join(found.bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync'], { ...asUser, cwd: dir });
+	run(
+		path.join(found.bin, 'initdb'),
+		['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync'],
+		{ ...asUser, cwd: dir },
+	);
 	const server = await startServer(
 		path.join(found.bin, 'postgres'),
-		['-D', dataDir, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+		[
+			'-D',
+			dataDir,
+			'-p',
+			String(port),
+			'-k',
+			socketDir,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			'fsync=off',
+		],
 		{ readyPattern: /ready to accept connections/, options: { ...asUser, cwd: dir } },
 	);
 	const psql = (sql, database = 'n8n') =>
-		run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql]);
+		run('psql', [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			'postgres',
+			'-d',
+			database,
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-At',
+			'-c',
+			sql,
+		]);
 	psql('CREATE DATABASE n8n', 'postgres');
 	return {
 		...server,
@@ -128,7 +175,18 @@ export async function startRedis(dir) {
 	const port = await freePort();
 	const server = await startServer(
 		'redis-server',
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
 		{ readyPattern: /Ready to accept connections/, options: { cwd: dir } },
 	);
 	const version = run('redis-server', ['--version']).match(/v=(\S+)/)?.[1] ?? '?';

@@ -2,7 +2,12 @@
 // their executions are queued and run on a worker (manual and CLI runs stay on the main).
 import { CREDENTIALS } from '../examples.mjs';
 
-const credentials = { contentMarketingApi: { id: CREDENTIALS.contentMarketing.id, name: CREDENTIALS.contentMarketing.name } };
+const credentials = {
+	contentMarketingApi: {
+		id: CREDENTIALS.contentMarketing.id,
+		name: CREDENTIALS.contentMarketing.name,
+	},
+};
 const CM = 'n8n-nodes-content-marketing';
 
 export const BULK_LEADS = 300;
@@ -29,7 +34,11 @@ function workflow(id, name, nodes) {
 	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
-export const WORKFLOW_IDS = { trigger: 'cmQueueTrigger0001', bulk: 'cmQueueBulkLeads01', binary: 'cmQueueBinaryUp001' };
+export const WORKFLOW_IDS = {
+	trigger: 'cmQueueTrigger0001',
+	bulk: 'cmQueueBulkLeads01',
+	binary: 'cmQueueBinaryUp001',
+};
 
 export function queueWorkflows({ fileUrl }) {
 	return [
@@ -63,7 +72,12 @@ export function queueWorkflows({ fileUrl }) {
 				type: `${CM}.contentMarketing`,
 				typeVersion: 1,
 				position: [400, 0],
-				parameters: { resource: 'lead', operation: 'create', email: '={{ $json.email }}', additionalFields: { source_channel: 'import' } },
+				parameters: {
+					resource: 'lead',
+					operation: 'create',
+					email: '={{ $json.email }}',
+					additionalFields: { source_channel: 'import' },
+				},
 				credentials,
 			},
 		]),
@@ -77,7 +91,9 @@ export function queueWorkflows({ fileUrl }) {
 				position: [200, 0],
 				parameters: {
 					url: `${fileUrl}`,
-					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+					options: {
+						response: { response: { responseFormat: 'file', outputPropertyName: 'data' } },
+					},
 				},
 			},
 			{

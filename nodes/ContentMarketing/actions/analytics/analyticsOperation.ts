@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readSimplify, simplifyField } from '../../helpers/descriptions';
@@ -21,11 +26,20 @@ interface AnalyticsOperationConfig {
 export function analyticsOperation(config: AnalyticsOperationConfig): Operation {
 	const properties = [...config.properties, simplifyField];
 	return {
-		description: updateDisplayOptions({ show: { resource: ['analytics'], operation: [config.operation] } }, properties),
-		async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		description: updateDisplayOptions(
+			{ show: { resource: ['analytics'], operation: [config.operation] } },
+			properties,
+		),
+		async execute(
+			this: IExecuteFunctions,
+			items: INodeExecutionData[],
+		): Promise<INodeExecutionData[]> {
 			return await forEachItem.call(this, items, async (itemIndex) => {
 				const path = config.path.call(this, itemIndex);
-				const qs = { ...readAnalyticsQuery.call(this, itemIndex), ...config.extraQuery?.call(this, itemIndex) };
+				const qs = {
+					...readAnalyticsQuery.call(this, itemIndex),
+					...config.extraQuery?.call(this, itemIndex),
+				};
 				const simplify = readSimplify.call(this, itemIndex);
 				const answer = (await apiRequest.call(this, 'GET', path, { qs, itemIndex })) as IDataObject;
 				return simplify ? config.simplify(answer) : answer;

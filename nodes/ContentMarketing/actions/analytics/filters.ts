@@ -45,7 +45,8 @@ export const periodFields: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'First day of the period. Only the date is used; the time zone decides when the day begins.',
+		description:
+			'First day of the period. Only the date is used; the time zone decides when the day begins.',
 		displayOptions: { show: { period: ['range'] } },
 	},
 	{
@@ -96,7 +97,9 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...extra, ...timezoneFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...extra, ...timezoneFields].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	};
 }
 
@@ -105,11 +108,20 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
  * operation has the "Filters" collection, `resource_id`.
  */
 export function readAnalyticsQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const period = assertEnum.call(this, this.getNodeParameter('period', itemIndex, 'lastDays'), PERIODS, 'Period', itemIndex);
+	const period = assertEnum.call(
+		this,
+		this.getNodeParameter('period', itemIndex, 'lastDays'),
+		PERIODS,
+		'Period',
+		itemIndex,
+	);
 	const qs = periodQuery.call(
 		this,
 		period === 'range'
-			? { startDate: this.getNodeParameter('startDate', itemIndex, ''), endDate: this.getNodeParameter('endDate', itemIndex, '') }
+			? {
+					startDate: this.getNodeParameter('startDate', itemIndex, ''),
+					endDate: this.getNodeParameter('endDate', itemIndex, ''),
+				}
 			: { days: this.getNodeParameter('days', itemIndex, 30) },
 		itemIndex,
 	);
@@ -122,7 +134,12 @@ export function readAnalyticsQuery(this: IExecuteFunctions, itemIndex: number): 
 	// An added-but-empty Content Resource is refused: dropping it would give account-wide numbers.
 	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
 	if (filters.resourceId !== undefined) {
-		qs.resource_id = readResourceId.call(this, itemIndex, 'filters.resourceId', FILTER_NAMES.resourceId);
+		qs.resource_id = readResourceId.call(
+			this,
+			itemIndex,
+			'filters.resourceId',
+			FILTER_NAMES.resourceId,
+		);
 	}
 	return qs;
 }

@@ -10,7 +10,15 @@ export const { description, execute } = analyticsOperation({
 	properties: [...periodFields, granularityField, resourceFilterField, optionsCollection()],
 	path: () => '/v1/analytics/leads',
 	extraQuery(itemIndex) {
-		return { granularity: assertEnum.call(this, this.getNodeParameter('granularity', itemIndex), GRANULARITIES, 'Granularity', itemIndex) };
+		return {
+			granularity: assertEnum.call(
+				this,
+				this.getNodeParameter('granularity', itemIndex),
+				GRANULARITIES,
+				'Granularity',
+				itemIndex,
+			),
+		};
 	},
 	simplify: simplifyLeadTrend,
 });

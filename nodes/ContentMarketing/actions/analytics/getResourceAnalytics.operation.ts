@@ -14,7 +14,15 @@ export const { description, execute } = analyticsOperation({
 		return `/v1/analytics/resources/${readResourceId.call(this, itemIndex)}`;
 	},
 	extraQuery(itemIndex) {
-		return { granularity: assertEnum.call(this, this.getNodeParameter('granularity', itemIndex), GRANULARITIES, 'Granularity', itemIndex) };
+		return {
+			granularity: assertEnum.call(
+				this,
+				this.getNodeParameter('granularity', itemIndex),
+				GRANULARITIES,
+				'Granularity',
+				itemIndex,
+			),
+		};
 	},
 	simplify: simplifyResourceAnalytics,
 });

@@ -7,7 +7,6 @@ import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields } from './filters';
 import { simplifyList } from './simplifyReports';
 
-
 const rankingOptions: INodeProperties[] = [
 	{
 		displayName: 'Rank By',
@@ -53,10 +52,18 @@ export const { description, execute } = analyticsOperation({
 	extraQuery(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs: IDataObject = {
-			limit: readInteger.call(this, this.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, { min: 1, max: 100 }),
+			limit: readInteger.call(
+				this,
+				this.getNodeParameter('limit', itemIndex, 50),
+				'Limit',
+				itemIndex,
+				{ min: 1, max: 100 },
+			),
 		};
-		if (options.sort !== undefined) qs.sort = assertEnum.call(this, options.sort, RANKING_SORT_FIELDS, 'Rank By', itemIndex);
-		if (options.order !== undefined) qs.order = assertEnum.call(this, options.order, SORT_ORDERS, 'Order', itemIndex);
+		if (options.sort !== undefined)
+			qs.sort = assertEnum.call(this, options.sort, RANKING_SORT_FIELDS, 'Rank By', itemIndex);
+		if (options.order !== undefined)
+			qs.order = assertEnum.call(this, options.order, SORT_ORDERS, 'Order', itemIndex);
 		return qs;
 	},
 	simplify: simplifyList,

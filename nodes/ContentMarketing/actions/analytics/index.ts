@@ -42,8 +42,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Lead Trend',
 				value: 'getLeadTrend',
-				description:
-					'Get new leads, conversions and conversion rate by day, week or month',
+				description: 'Get new leads, conversions and conversion rate by day, week or month',
 				action: 'Get new leads and conversions per day or week or month',
 			},
 			{

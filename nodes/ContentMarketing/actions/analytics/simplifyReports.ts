@@ -7,7 +7,11 @@ import { isObject } from '../../helpers/values';
  * other nested objects are flattened with their name as prefix (`scroll_distribution.0_25` becomes
  * `<prefix>_0_25`), arrays and plain values are kept. Top-level keys win over merged ones.
  */
-export function flatten(answer: IDataObject, merged: string[], prefixes: Record<string, string> = {}): IDataObject {
+export function flatten(
+	answer: IDataObject,
+	merged: string[],
+	prefixes: Record<string, string> = {},
+): IDataObject {
 	const flat: IDataObject = {};
 	const put = (key: string, value: unknown) => {
 		if (!(key in flat)) flat[key] = value as IDataObject[string];
@@ -41,11 +45,15 @@ export function withPercentNumbers(row: IDataObject): IDataObject {
 }
 
 function period(answer: IDataObject): IDataObject {
-	return isObject(answer.period) ? { start_date: answer.period.start_date, end_date: answer.period.end_date } : {};
+	return isObject(answer.period)
+		? { start_date: answer.period.start_date, end_date: answer.period.end_date }
+		: {};
 }
 
 function entries(answer: IDataObject): IDataObject[] {
-	const list = [answer.data, answer.items, answer.results].find(Array.isArray) as unknown[] | undefined;
+	const list = [answer.data, answer.items, answer.results].find(Array.isArray) as
+		| unknown[]
+		| undefined;
 	return (list ?? []).filter(isObject);
 }
 
@@ -56,7 +64,9 @@ export function simplifyOverview(answer: IDataObject): IDataObject {
 
 /** One resource: totals and the period flat, scroll distribution as `scroll_<bucket>`, the arrays kept. */
 export function simplifyResourceAnalytics(answer: IDataObject): IDataObject {
-	return withPercentNumbers(flatten(answer, ['period', 'totals'], { scroll_distribution: 'scroll' }));
+	return withPercentNumbers(
+		flatten(answer, ['period', 'totals'], { scroll_distribution: 'scroll' }),
+	);
 }
 
 /** Ranking and channels: one item per entry, each with the period it covers. */

@@ -54,7 +54,8 @@ export const timezoneFields: INodeProperties[] = [
 		type: 'options',
 		options: ZONE_CHOICES,
 		default: 'default',
-		description: 'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
+		description:
+			'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
 		displayOptions: { show: { '@version': [1] } },
 	},
 	{
@@ -63,7 +64,8 @@ export const timezoneFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Europe/Madrid or -05:30',
-		description: 'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM (minutes 00, 15, 30 or 45)',
+		description:
+			'An IANA time zone name, or an offset from UTC written +HH:MM or -HH:MM (minutes 00, 15, 30 or 45)',
 		displayOptions: { show: { '@version': [1], timezone: ['custom'] } },
 	},
 	{
@@ -72,7 +74,8 @@ export const timezoneFields: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add Time Zone',
 		default: { values: { zone: 'default' } },
-		description: 'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
+		description:
+			'The time zone in which days begin and end for the dates, the day windows and the trend buckets',
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 		options: [
 			{
@@ -116,10 +119,19 @@ function isKnownZone(name: string): boolean {
 }
 
 /** The `timezone` query value for the chosen option; undefined for the service's default. */
-export function readTimezone(this: IExecuteFunctions, choice: unknown, custom: unknown, itemIndex: number): string | undefined {
+export function readTimezone(
+	this: IExecuteFunctions,
+	choice: unknown,
+	custom: unknown,
+	itemIndex: number,
+): string | undefined {
 	// Version 1.1 stores { values: { zone, custom } }; version 1 the choice itself, the custom zone beside it.
 	// Any other object is a wrong-typed value and is refused below as such.
-	if (this.getNode().typeVersion >= 1.1 && isObject(choice) && Object.keys(choice).every((key) => key === 'values')) {
+	if (
+		this.getNode().typeVersion >= 1.1 &&
+		isObject(choice) &&
+		Object.keys(choice).every((key) => key === 'values')
+	) {
 		const values = isObject(choice.values) ? choice.values : {};
 		choice = values.zone;
 		custom = values.custom;
@@ -127,7 +139,8 @@ export function readTimezone(this: IExecuteFunctions, choice: unknown, custom: u
 	const field = choice === 'custom' ? 'Custom Time Zone' : 'Time Zone';
 	const zone = readOptionalText.call(this, choice === 'custom' ? custom : choice, field, itemIndex);
 	if (choice === 'custom') {
-		if (zone === undefined) throw invalidField.call(this, field, 'is required when the time zone is Custom', itemIndex);
+		if (zone === undefined)
+			throw invalidField.call(this, field, 'is required when the time zone is Custom', itemIndex);
 	} else {
 		if (zone === undefined || zone === 'default') return undefined;
 		if (zone === 'workflow') return this.getTimezone();

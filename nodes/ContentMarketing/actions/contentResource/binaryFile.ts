@@ -10,7 +10,10 @@ import type { UploadLimitSetting } from './constants';
 import { UPLOAD_LIMIT_SETTINGS, UPLOAD_LIMITS } from './constants';
 import { toMultipartFields } from './resourceBody';
 
-const PLAN_NAME: Record<Exclude<UploadLimitSetting, 'none'>, string> = { free: 'Free', paid: 'Paid' };
+const PLAN_NAME: Record<Exclude<UploadLimitSetting, 'none'>, string> = {
+	free: 'Free',
+	paid: 'Paid',
+};
 
 function megabytes(bytes: number): string {
 	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -30,7 +33,11 @@ async function sizeAndMetadata(
 	if (!binary.id) return { size: Buffer.byteLength(binary.data, BINARY_ENCODING) };
 	try {
 		const metadata = await this.helpers.getBinaryMetadata(binary.id);
-		return { size: Number.isFinite(metadata.fileSize) ? metadata.fileSize : undefined, fileName: metadata.fileName, mimeType: metadata.mimeType };
+		return {
+			size: Number.isFinite(metadata.fileSize) ? metadata.fileSize : undefined,
+			fileName: metadata.fileName,
+			mimeType: metadata.mimeType,
+		};
 	} catch {
 		return {};
 	}
@@ -51,8 +58,15 @@ export async function readUploadFile(
 	const name = readText.call(this, propertyName, 'Input Binary Field', itemIndex);
 	const available = Object.keys(items[itemIndex]?.binary ?? {});
 	if (!available.includes(name)) {
-		const found = available.length ? `it has ${available.map((key) => `"${key}"`).join(', ')}` : 'it has no binary data at all';
-		throw invalidField.call(this, 'Input Binary Field', `the item has no binary field "${name}" (${found})`, itemIndex);
+		const found = available.length
+			? `it has ${available.map((key) => `"${key}"`).join(', ')}`
+			: 'it has no binary data at all';
+		throw invalidField.call(
+			this,
+			'Input Binary Field',
+			`the item has no binary field "${name}" (${found})`,
+			itemIndex,
+		);
 	}
 	const binary = this.helpers.assertBinaryData(itemIndex, name);
 	const { size, fileName, mimeType } = await sizeAndMetadata.call(this, binary);
@@ -61,7 +75,9 @@ export async function readUploadFile(
 		mimeType: binary.mimeType || mimeType || 'application/octet-stream',
 		size,
 		open: async () =>
-			binary.id ? await this.helpers.getBinaryStream(binary.id) : Buffer.from(binary.data, BINARY_ENCODING),
+			binary.id
+				? await this.helpers.getBinaryStream(binary.id)
+				: Buffer.from(binary.data, BINARY_ENCODING),
 	};
 
 	if (limit !== 'none' && size !== undefined && size > UPLOAD_LIMITS[limit]) {
@@ -101,7 +117,13 @@ export async function uploadResource(
 	const limit =
 		uploadLimit === undefined
 			? 'free'
-			: (assertEnum.call(this, uploadLimit, UPLOAD_LIMIT_SETTINGS, 'Upload Size Limit', itemIndex) as UploadLimitSetting);
+			: (assertEnum.call(
+					this,
+					uploadLimit,
+					UPLOAD_LIMIT_SETTINGS,
+					'Upload Size Limit',
+					itemIndex,
+				) as UploadLimitSetting);
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex);
 	const file = await readUploadFile.call(this, items, itemIndex, binaryPropertyName, limit);
 	return await apiUpload.call(this, method, path, toMultipartFields(body), file, itemIndex);

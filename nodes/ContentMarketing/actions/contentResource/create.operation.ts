@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
@@ -69,12 +74,27 @@ export const description = updateDisplayOptions(
 
 const INPUT_DATA = ['fields', 'binary'] as const;
 
-async function createOne(this: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): Promise<IDataObject> {
-	const inputData = assertEnum.call(this, this.getNodeParameter('inputData', itemIndex), INPUT_DATA, 'Input Data', itemIndex);
+async function createOne(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+): Promise<IDataObject> {
+	const inputData = assertEnum.call(
+		this,
+		this.getNodeParameter('inputData', itemIndex),
+		INPUT_DATA,
+		'Input Data',
+		itemIndex,
+	);
 	const isFile = inputData === 'binary';
 	const body: IDataObject = {
 		title: readTitle.call(this, this.getNodeParameter('title', itemIndex), itemIndex),
-		type: readType.call(this, this.getNodeParameter('type', itemIndex), isFile ? FILE_TYPES : RESOURCE_TYPES, itemIndex),
+		type: readType.call(
+			this,
+			this.getNodeParameter('type', itemIndex),
+			isFile ? FILE_TYPES : RESOURCE_TYPES,
+			itemIndex,
+		),
 		...readOptionalMetadata.call(
 			this,
 			{
@@ -86,11 +106,22 @@ async function createOne(this: IExecuteFunctions, items: INodeExecutionData[], i
 		),
 	};
 
-	if (!isFile) return (await apiRequest.call(this, 'POST', '/v1/resources', { body, itemIndex })) as IDataObject;
+	if (!isFile)
+		return (await apiRequest.call(this, 'POST', '/v1/resources', {
+			body,
+			itemIndex,
+		})) as IDataObject;
 
 	return await uploadResource.call(this, items, itemIndex, 'POST', '/v1/resources', body);
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => await createOne.call(this, items, itemIndex));
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(
+		this,
+		items,
+		async (itemIndex) => await createOne.call(this, items, itemIndex),
+	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
@@ -7,7 +12,10 @@ import { resourceLocator } from './fields';
 import { readResourceId } from './resourceBody';
 
 const properties: INodeProperties[] = [
-	{ ...resourceLocator, description: 'The resource to delete. Deletion is irreversible: its public link stops working.' },
+	{
+		...resourceLocator,
+		description: 'The resource to delete. Deletion is irreversible: its public link stops working.',
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -15,11 +23,19 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const id = readResourceId.call(this, itemIndex);
-		const answer = (await apiRequest.call(this, 'DELETE', `/v1/resources/${id}`, { itemIndex })) as IDataObject;
+		const answer = (await apiRequest.call(this, 'DELETE', `/v1/resources/${id}`, {
+			itemIndex,
+		})) as IDataObject;
 		// docs/api-contract.md §6 answers { id, deleted: true }; a bare 204 means the same.
-		return { id: typeof answer.id === 'string' ? answer.id : id, deleted: answer.deleted !== false };
+		return {
+			id: typeof answer.id === 'string' ? answer.id : id,
+			deleted: answer.deleted !== false,
+		};
 	});
 }

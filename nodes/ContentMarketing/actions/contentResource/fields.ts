@@ -29,7 +29,10 @@ export const resourceLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: `^\\s*${RESOURCE_ID_REGEX}\\s*$`, errorMessage: 'Not a content resource ID (res_...)' },
+					properties: {
+						regex: `^\\s*${RESOURCE_ID_REGEX}\\s*$`,
+						errorMessage: 'Not a content resource ID (res_...)',
+					},
 				},
 			],
 		},
@@ -44,7 +47,8 @@ export const resourceLocator: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: RESOURCE_URL_REGEX,
-						errorMessage: 'Not the public link of a content resource (https://<content host>/c/res_...)',
+						errorMessage:
+							'Not the public link of a content resource (https://<content host>/c/res_...)',
 					},
 				},
 			],
@@ -67,7 +71,8 @@ export const trackVisitorsField: INodeProperties = {
 	name: 'trackVisitors',
 	type: 'boolean',
 	default: true,
-	description: 'Whether page views, dwell time, scroll depth and CTA clicks are tracked once the resource is published',
+	description:
+		'Whether page views, dwell time, scroll depth and CTA clicks are tracked once the resource is published',
 };
 
 export const binaryPropertyField: INodeProperties = {
@@ -96,7 +101,8 @@ export const tagsField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. report, b2b',
-	description: 'Comma-separated tags (at most 20, each at most 50 characters). An expression may also give an array.',
+	description:
+		'Comma-separated tags (at most 20, each at most 50 characters). An expression may also give an array.',
 };
 
 export const ctaField: INodeProperties = {
@@ -139,7 +145,8 @@ export const uploadLimitField: INodeProperties = {
 		{
 			name: 'No Check',
 			value: 'none',
-			description: 'Upload any file and let the service decide (it answers 413 File Too Large over the limit)',
+			description:
+				'Upload any file and let the service decide (it answers 413 File Too Large over the limit)',
 		},
 	],
 	default: 'free',

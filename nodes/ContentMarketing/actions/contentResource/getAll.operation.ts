@@ -1,9 +1,24 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, readSortOptions, returnAllOrLimit, sortOptions } from '../../helpers/descriptions';
+import {
+	readLimit,
+	readSortOptions,
+	returnAllOrLimit,
+	sortOptions,
+} from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertCollectionFilled, assertEnum, assertMaxLength, assertText } from '../../helpers/validation';
+import {
+	assertCollectionFilled,
+	assertEnum,
+	assertMaxLength,
+	assertText,
+} from '../../helpers/validation';
 import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { LIMITS, RESOURCE_TYPE_OPTIONS } from './constants';
@@ -68,7 +83,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = { q: 'Search', status: 'Status', tag: 'Tag', type: 'Type' };
+const FILTER_NAMES: Record<string, string> = {
+	q: 'Search',
+	status: 'Status',
+	tag: 'Tag',
+	type: 'Type',
+};
 
 /**
  * The query of GET /v1/resources (docs/api-contract.md §4) from the Filters and Options collections,
@@ -83,14 +103,26 @@ function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		if (!(key in FILTER_NAMES)) qs[key] = typeof value === 'string' ? value.trim() : value;
 	}
 	if (filters.q !== undefined) {
-		qs.q = assertMaxLength.call(this, assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex), 200, FILTER_NAMES.q, itemIndex);
+		qs.q = assertMaxLength.call(
+			this,
+			assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex),
+			200,
+			FILTER_NAMES.q,
+			itemIndex,
+		);
 	}
 	if (filters.tag !== undefined) {
 		const tag = assertText.call(this, filters.tag, FILTER_NAMES.tag, itemIndex);
 		qs.tag = assertMaxLength.call(this, tag, LIMITS.tag, FILTER_NAMES.tag, itemIndex);
 	}
 	if (filters.status !== undefined) {
-		qs.status = assertEnum.call(this, filters.status, RESOURCE_STATUSES, FILTER_NAMES.status, itemIndex);
+		qs.status = assertEnum.call(
+			this,
+			filters.status,
+			RESOURCE_STATUSES,
+			FILTER_NAMES.status,
+			itemIndex,
+		);
 	}
 	if (filters.type !== undefined) {
 		qs.type = assertEnum.call(this, filters.type, RESOURCE_TYPES, FILTER_NAMES.type, itemIndex);
@@ -98,10 +130,16 @@ function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return qs;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = readQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
-		return (await apiRequestAllItems.call(this, '/v1/resources', qs, { limit, itemIndex })) as IDataObject[];
+		return (await apiRequestAllItems.call(this, '/v1/resources', qs, {
+			limit,
+			itemIndex,
+		})) as IDataObject[];
 	});
 }

@@ -44,15 +44,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				description:
-					'Delete a resource irreversibly',
+				description: 'Delete a resource irreversibly',
 				action: 'Delete a content resource permanently',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				description:
-					'Get one resource by ID or public URL',
+				description: 'Get one resource by ID or public URL',
 				action: 'Get a content resource by ID or public URL',
 			},
 			{
@@ -65,15 +63,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Publish',
 				value: 'publish',
-				description:
-					'Publish a draft; returns the resource with its public URL',
+				description: 'Publish a draft; returns the resource with its public URL',
 				action: 'Publish a draft content resource and return its public URL',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description:
-					'Update the metadata or the file of a resource',
+				description: 'Update the metadata or the file of a resource',
 				action: 'Update the metadata or file of a content resource',
 			},
 		],

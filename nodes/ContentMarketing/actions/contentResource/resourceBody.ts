@@ -8,10 +8,17 @@ import type { ResourceType } from '../../helpers/vocabulary';
 import { LIMITS } from './constants';
 
 /** The URL mode of the "Content Resource" locator: its `extractValue` takes the ID from the public link. */
-const PUBLIC_LINK = { expected: 'the public link of a resource like https://<content host>/c/res_4f7h9k2m4n6p8r0t' };
+const PUBLIC_LINK = {
+	expected: 'the public link of a resource like https://<content host>/c/res_4f7h9k2m4n6p8r0t',
+};
 
 /** The resource ID from the "Content Resource" locator, whichever mode it is in. */
-export function readResourceId(this: IExecuteFunctions, itemIndex: number, name = 'resourceId', field = 'Content Resource'): string {
+export function readResourceId(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	name = 'resourceId',
+	field = 'Content Resource',
+): string {
 	return getLocatorId.call(this, name, itemIndex, 'res', field, PUBLIC_LINK);
 }
 
@@ -24,20 +31,41 @@ export function readTags(this: IExecuteFunctions, value: unknown, itemIndex: num
 		throw invalidField.call(this, 'Tags', 'tags must not be empty', itemIndex);
 	}
 	if (nonEmpty.length > LIMITS.tags) {
-		throw invalidField.call(this, 'Tags', `at most ${LIMITS.tags} tags are allowed (got ${nonEmpty.length})`, itemIndex);
+		throw invalidField.call(
+			this,
+			'Tags',
+			`at most ${LIMITS.tags} tags are allowed (got ${nonEmpty.length})`,
+			itemIndex,
+		);
 	}
 	const long = nonEmpty.find((tag) => tag.length > LIMITS.tag);
 	if (long !== undefined) {
-		throw invalidField.call(this, 'Tags', `each tag must be at most ${LIMITS.tag} characters ("${long.slice(0, 20)}..." has ${long.length})`, itemIndex);
+		throw invalidField.call(
+			this,
+			'Tags',
+			`each tag must be at most ${LIMITS.tag} characters ("${long.slice(0, 20)}..." has ${long.length})`,
+			itemIndex,
+		);
 	}
 	return [...new Set(nonEmpty)];
 }
 
 export function readTitle(this: IExecuteFunctions, value: unknown, itemIndex: number): string {
-	return assertMaxLength.call(this, readText.call(this, value, 'Title', itemIndex), LIMITS.title, 'Title', itemIndex);
+	return assertMaxLength.call(
+		this,
+		readText.call(this, value, 'Title', itemIndex),
+		LIMITS.title,
+		'Title',
+		itemIndex,
+	);
 }
 
-export function readType(this: IExecuteFunctions, value: unknown, allowed: readonly ResourceType[], itemIndex: number): ResourceType {
+export function readType(
+	this: IExecuteFunctions,
+	value: unknown,
+	allowed: readonly ResourceType[],
+	itemIndex: number,
+): ResourceType {
 	return assertEnum.call(this, value, allowed, 'Type', itemIndex) as ResourceType;
 }
 
@@ -55,14 +83,21 @@ export function readOptionalMetadata(
 	if (values.description !== undefined) {
 		const description = readOptionalText.call(this, values.description, 'Description', itemIndex);
 		if (description !== undefined) {
-			body.description = assertMaxLength.call(this, description, LIMITS.description, 'Description', itemIndex);
+			body.description = assertMaxLength.call(
+				this,
+				description,
+				LIMITS.description,
+				'Description',
+				itemIndex,
+			);
 		} else if (clearEmpty) body.description = null;
 	}
 	if (values.tags !== undefined) {
 		body.tags = readTags.call(this, values.tags, itemIndex);
 	}
 	if (values.ctaId !== undefined) {
-		if (!isBlank(values.ctaId)) body.cta_id = assertId.call(this, values.ctaId, 'cta', 'CTA', itemIndex);
+		if (!isBlank(values.ctaId))
+			body.cta_id = assertId.call(this, values.ctaId, 'cta', 'CTA', itemIndex);
 		else if (clearEmpty) body.cta_id = null;
 	}
 	if (values.trackVisitors !== undefined) {

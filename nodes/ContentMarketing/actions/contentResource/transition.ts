@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
@@ -15,11 +20,19 @@ import { readResourceId } from './resourceBody';
 export function transitionOperation(operation: 'publish' | 'archive', hint: string): Operation {
 	const properties: INodeProperties[] = [{ ...resourceLocator, description: hint }];
 	return {
-		description: updateDisplayOptions({ show: { resource: ['contentResource'], operation: [operation] } }, properties),
-		async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		description: updateDisplayOptions(
+			{ show: { resource: ['contentResource'], operation: [operation] } },
+			properties,
+		),
+		async execute(
+			this: IExecuteFunctions,
+			items: INodeExecutionData[],
+		): Promise<INodeExecutionData[]> {
 			return await forEachItem.call(this, items, async (itemIndex) => {
 				const id = readResourceId.call(this, itemIndex);
-				return (await apiRequest.call(this, 'POST', `/v1/resources/${id}/${operation}`, { itemIndex })) as IDataObject;
+				return (await apiRequest.call(this, 'POST', `/v1/resources/${id}/${operation}`, {
+					itemIndex,
+				})) as IDataObject;
 			});
 		},
 	};

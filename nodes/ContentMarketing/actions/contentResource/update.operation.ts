@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalidField } from '../../helpers/itemErrors';
@@ -33,11 +38,21 @@ const properties: INodeProperties[] = [
 		description: 'Fields that are not added keep their current value',
 		options: [
 			{ ...ctaField, hint: 'Leave empty to detach the current CTA' },
-			{ ...descriptionField, description: 'At most 5,000 characters. Leave empty to clear the description.' },
-			{ ...tagsField, description: `${tagsField.description} Replaces the current tags; leave empty to remove them all.` },
+			{
+				...descriptionField,
+				description: 'At most 5,000 characters. Leave empty to clear the description.',
+			},
+			{
+				...tagsField,
+				description: `${tagsField.description} Replaces the current tags; leave empty to remove them all.`,
+			},
 			{ ...titleField, required: false },
 			{ ...trackVisitorsField },
-			{ ...typeField, description: 'A resource that carries a file must keep a file type (PDF, Video, E-Book, Whitepaper, Infographic)' },
+			{
+				...typeField,
+				description:
+					'A resource that carries a file must keep a file type (PDF, Video, E-Book, Whitepaper, Infographic)',
+			},
 		],
 	},
 	{
@@ -56,28 +71,57 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-async function updateOne(this: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): Promise<IDataObject> {
+async function updateOne(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+): Promise<IDataObject> {
 	const id = readResourceId.call(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const replaceFile = readBoolean.call(this, this.getNodeParameter('replaceFile', itemIndex, false), 'Replace File', itemIndex);
+	const replaceFile = readBoolean.call(
+		this,
+		this.getNodeParameter('replaceFile', itemIndex, false),
+		'Replace File',
+		itemIndex,
+	);
 
 	const body: IDataObject = {};
 	if (fields.title !== undefined) body.title = readTitle.call(this, fields.title, itemIndex);
 	if (fields.type !== undefined) {
-		body.type = readType.call(this, fields.type, replaceFile ? FILE_TYPES : RESOURCE_TYPES, itemIndex);
+		body.type = readType.call(
+			this,
+			fields.type,
+			replaceFile ? FILE_TYPES : RESOURCE_TYPES,
+			itemIndex,
+		);
 	}
 	Object.assign(body, readOptionalMetadata.call(this, fields, itemIndex, true));
 
 	if (!replaceFile) {
 		if (Object.keys(body).length === 0) {
-			throw invalidField.call(this, 'Update Fields', 'nothing to update: add at least one field, or turn on "Replace File"', itemIndex);
+			throw invalidField.call(
+				this,
+				'Update Fields',
+				'nothing to update: add at least one field, or turn on "Replace File"',
+				itemIndex,
+			);
 		}
-		return (await apiRequest.call(this, 'PUT', `/v1/resources/${id}`, { body, itemIndex })) as IDataObject;
+		return (await apiRequest.call(this, 'PUT', `/v1/resources/${id}`, {
+			body,
+			itemIndex,
+		})) as IDataObject;
 	}
 
 	return await uploadResource.call(this, items, itemIndex, 'PUT', `/v1/resources/${id}`, body);
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => await updateOne.call(this, items, itemIndex));
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(
+		this,
+		items,
+		async (itemIndex) => await updateOne.call(this, items, itemIndex),
+	);
 }

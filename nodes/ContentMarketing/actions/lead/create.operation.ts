@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readCustomFields } from '../../helpers/customFields';
@@ -60,7 +65,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['create'] } },
+	properties,
+);
 
 const TEXT_FIELDS: Array<[key: string, label: string]> = [
 	['name', 'Name'],
@@ -68,9 +76,14 @@ const TEXT_FIELDS: Array<[key: string, label: string]> = [
 	['job_title', 'Job Title'],
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const body: IDataObject = { email: assertEmail.call(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex) };
+		const body: IDataObject = {
+			email: assertEmail.call(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex),
+		};
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		for (const [key, label] of TEXT_FIELDS) {
 			// Left empty, the field is not sent; anything but text (e.g. an object by expression) is refused.
@@ -78,7 +91,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (text !== undefined) body[key] = assertMaxLength.call(this, text, 200, label, itemIndex);
 		}
 		if (additional.source_channel !== undefined) {
-			body.source_channel = assertEnum.call(this, additional.source_channel, SOURCE_CHANNELS, 'Source Channel', itemIndex);
+			body.source_channel = assertEnum.call(
+				this,
+				additional.source_channel,
+				SOURCE_CHANNELS,
+				'Source Channel',
+				itemIndex,
+			);
 		}
 		const customFields = readCustomFields.call(this, additional, itemIndex);
 		if (customFields !== undefined) body.custom_fields = customFields;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readSimplify, simplifyField } from '../../helpers/descriptions';
@@ -8,11 +13,20 @@ import { simplifyLead } from '../../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocator } from './fields';
 
-const properties: INodeProperties[] = [{ ...leadLocator, description: 'The lead to get' }, simplifyField];
+const properties: INodeProperties[] = [
+	{ ...leadLocator, description: 'The lead to get' },
+	simplifyField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
 		const simplify = readSimplify.call(this, itemIndex);

@@ -1,10 +1,29 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, readSimplify, readSortOptions, returnAllOrLimit, simplifyField, sortOptions } from '../../helpers/descriptions';
+import {
+	readLimit,
+	readSimplify,
+	readSortOptions,
+	returnAllOrLimit,
+	simplifyField,
+	sortOptions,
+} from '../../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../../helpers/simplifyLead';
-import { assertCollectionFilled, assertEnum, assertId, assertMaxLength, assertText, idExample } from '../../helpers/validation';
+import {
+	assertCollectionFilled,
+	assertEnum,
+	assertId,
+	assertMaxLength,
+	assertText,
+	idExample,
+} from '../../helpers/validation';
 import { readInteger } from '../../helpers/values';
 import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
@@ -46,7 +65,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. example.com',
-				description: 'Only leads whose e-mail, name or company contains this text (case-insensitive)',
+				description:
+					'Only leads whose e-mail, name or company contains this text (case-insensitive)',
 			},
 			{
 				displayName: 'Source Channel',
@@ -84,7 +104,10 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['getAll'] } },
+	properties,
+);
 
 const FILTER_NAMES: Record<string, string> = {
 	assigned_to: 'Assigned To',
@@ -105,25 +128,62 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
 	const qs: IDataObject = readSortOptions.call(this, itemIndex, LEAD_SORT_FIELDS);
 	if (filters.days !== undefined) {
-		qs.days = readInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, { min: 1, max: 365 });
+		qs.days = readInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, {
+			min: 1,
+			max: 365,
+		});
 	}
-	if (filters.status !== undefined) qs.status = assertEnum.call(this, filters.status, LEAD_STATUSES, FILTER_NAMES.status, itemIndex);
+	if (filters.status !== undefined)
+		qs.status = assertEnum.call(
+			this,
+			filters.status,
+			LEAD_STATUSES,
+			FILTER_NAMES.status,
+			itemIndex,
+		);
 	if (filters.source_channel !== undefined) {
-		qs.source_channel = assertEnum.call(this, filters.source_channel, SOURCE_CHANNELS, FILTER_NAMES.source_channel, itemIndex);
+		qs.source_channel = assertEnum.call(
+			this,
+			filters.source_channel,
+			SOURCE_CHANNELS,
+			FILTER_NAMES.source_channel,
+			itemIndex,
+		);
 	}
 	if (filters.source_resource_id !== undefined) {
-		qs.source_resource_id = assertId.call(this, filters.source_resource_id, 'res', FILTER_NAMES.source_resource_id, itemIndex);
+		qs.source_resource_id = assertId.call(
+			this,
+			filters.source_resource_id,
+			'res',
+			FILTER_NAMES.source_resource_id,
+			itemIndex,
+		);
 	}
 	if (filters.assigned_to !== undefined) {
-		qs.assigned_to = assertId.call(this, filters.assigned_to, 'user', FILTER_NAMES.assigned_to, itemIndex);
+		qs.assigned_to = assertId.call(
+			this,
+			filters.assigned_to,
+			'user',
+			FILTER_NAMES.assigned_to,
+			itemIndex,
+		);
 	}
 	if (filters.q !== undefined) {
-		qs.q = assertMaxLength.call(this, assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex), 200, FILTER_NAMES.q, itemIndex);
+		qs.q = assertMaxLength.call(
+			this,
+			assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex),
+			200,
+			FILTER_NAMES.q,
+			itemIndex,
+		);
 	}
 	return qs;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = leadQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);

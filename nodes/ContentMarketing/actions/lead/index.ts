@@ -44,7 +44,8 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description:
 					'Get many leads, filtered by status, source, assignee, age or search text and sorted by score or date',
-				action: 'Get many leads filtered by status or source or search text and sorted by score or date',
+				action:
+					'Get many leads filtered by status or source or search text and sorted by score or date',
 			},
 			{
 				name: 'Sync Many to CRM',
@@ -56,8 +57,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Sync to CRM',
 				value: 'syncToCrm',
-				description:
-					'Push a lead to the CRM configured for the account; returns the CRM record ID',
+				description: 'Push a lead to the CRM configured for the account; returns the CRM record ID',
 				action: 'Sync a lead to the CRM and return its CRM record ID',
 			},
 			{

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { NodeError } from '../../helpers/items';
@@ -22,7 +28,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['syncManyToCrm'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['syncManyToCrm'] } },
+	properties,
+);
 
 interface Entry {
 	itemIndex: number;
@@ -49,7 +58,12 @@ function resultsById(answer: unknown, chunk: string[]): Map<string, IDataObject>
 			: [];
 	const byId = new Map<string, IDataObject>();
 	list.filter(isObject).forEach((entry, position) => {
-		const id = typeof entry.lead_id === 'string' ? entry.lead_id : typeof entry.id === 'string' ? entry.id : chunk[position];
+		const id =
+			typeof entry.lead_id === 'string'
+				? entry.lead_id
+				: typeof entry.id === 'string'
+					? entry.id
+					: chunk[position];
 		if (id !== undefined) byId.set(id, { ...entry, lead_id: id });
 	});
 	return byId;
@@ -72,19 +86,34 @@ function entryStatus(code: string): number {
 }
 
 /** A failed entry of the batch result as the service's error (NodeApiError with its code and message). */
-function entryError(this: IExecuteFunctions, leadId: string, failure: IDataObject, itemIndex: number): NodeApiError {
+function entryError(
+	this: IExecuteFunctions,
+	leadId: string,
+	failure: IDataObject,
+	itemIndex: number,
+): NodeApiError {
 	const error = isObject(failure.error) ? failure.error : {};
 	const code = trimmedText(error.code) ?? 'not_synced';
 	const message = trimmedText(error.message) ?? 'The lead was not synced';
-	const status = typeof error.status === 'number' && error.status >= 400 ? error.status : entryStatus(code);
+	const status =
+		typeof error.status === 'number' && error.status >= 400 ? error.status : entryStatus(code);
 	const apiError = serviceApiError(
 		this.getNode(),
-		{ status, code, message, requestId: trimmedText(error.request_id), param: trimmedText(error.param) },
+		{
+			status,
+			code,
+			message,
+			requestId: trimmedText(error.request_id),
+			param: trimmedText(error.param),
+		},
 		itemIndex,
 	);
 	// One batch carries many leads: the message names the lead of this item.
 	apiError.message = withItem(`Lead ${leadId} was not synced: ${message} (${code})`, itemIndex);
-	apiError.description = [apiError.description, 'The batch call succeeded; the result for this lead reports a failure, the other leads have their own results.']
+	apiError.description = [
+		apiError.description,
+		'The batch call succeeded; the result for this lead reports a failure, the other leads have their own results.',
+	]
 		.filter(Boolean)
 		.join(' · ');
 	return apiError;
@@ -98,27 +127,38 @@ function chunkError(this: IExecuteFunctions, failure: ChunkFailure, itemIndex?: 
 	const { error, itemIndexes, afterSyncedBatches } = failure;
 	const items = describeItems(itemIndexes);
 	const message =
-		itemIndex === undefined ? withItems(withoutItems(error.message), itemIndexes) : withItem(withoutItems(error.message), itemIndex);
+		itemIndex === undefined
+			? withItems(withoutItems(error.message), itemIndexes)
+			: withItem(withoutItems(error.message), itemIndex);
 	const description = [
 		error.description,
 		`The whole batch call failed: none of the leads of ${items} was synced.`,
-		itemIndex === undefined && afterSyncedBatches ? 'The leads of the other batches sent were synced.' : undefined,
+		itemIndex === undefined && afterSyncedBatches
+			? 'The leads of the other batches sent were synced.'
+			: undefined,
 	]
 		.filter(Boolean)
 		.join(' · ');
 	const index = itemIndex ?? Math.min(...itemIndexes);
 	if (error instanceof NodeApiError) {
-		return new NodeApiError(this.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
-			message,
-			description,
-			httpCode: error.httpCode ?? undefined,
-			itemIndex: index,
-		});
+		return new NodeApiError(
+			this.getNode(),
+			(error.errorResponse ?? { message: error.message }) as JsonObject,
+			{
+				message,
+				description,
+				httpCode: error.httpCode ?? undefined,
+				itemIndex: index,
+			},
+		);
 	}
 	return new NodeOperationError(this.getNode(), message, { description, itemIndex: index });
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
 
 	// Every item is validated before the first request.
@@ -132,15 +172,21 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 	});
 
-	const ids = [...new Set(entries.flatMap((entry) => (entry.leadId === undefined ? [] : [entry.leadId])))];
+	const ids = [
+		...new Set(entries.flatMap((entry) => (entry.leadId === undefined ? [] : [entry.leadId]))),
+	];
 	const outcomes = new Map<string, Outcome>();
 	const chunks: string[][] = [];
-	for (let start = 0; start < ids.length; start += BATCH_SIZE) chunks.push(ids.slice(start, start + BATCH_SIZE));
+	for (let start = 0; start < ids.length; start += BATCH_SIZE)
+		chunks.push(ids.slice(start, start + BATCH_SIZE));
 	// The batches are sent in parallel like items (Options › Max Parallel Requests); the first failed one stops new ones.
 	const answers = await runInParallel.call(
 		this,
 		chunks.length,
-		async (index) => await apiRequest.call(this, 'POST', '/v1/leads/batch-sync-crm', { body: { lead_ids: chunks[index] } }),
+		async (index) =>
+			await apiRequest.call(this, 'POST', '/v1/leads/batch-sync-crm', {
+				body: { lead_ids: chunks[index] },
+			}),
 		{ stopOnError: !continueOnFail },
 	);
 	const synced = answers.some((answer) => answer !== undefined && 'value' in answer);
@@ -151,7 +197,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const results = resultsById(answer.value, chunk);
 			for (const id of chunk) {
 				const result = results.get(id);
-				if (result === undefined) outcomes.set(id, { failure: { error: { code: 'missing_result', message: 'The service returned no result for this lead' } } });
+				if (result === undefined)
+					outcomes.set(id, {
+						failure: {
+							error: {
+								code: 'missing_result',
+								message: 'The service returned no result for this lead',
+							},
+						},
+					});
 				else if (result.synced === false) outcomes.set(id, { failure: result });
 				else outcomes.set(id, { result });
 			}
@@ -161,7 +215,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const chunkFailure: ChunkFailure = {
 			error: asNodeError(this.getNode(), answer.error),
 			// Every item whose lead was in the chunk, repeated leads included.
-			itemIndexes: entries.flatMap((entry) => (entry.leadId !== undefined && inChunk.has(entry.leadId) ? [entry.itemIndex] : [])),
+			itemIndexes: entries.flatMap((entry) =>
+				entry.leadId !== undefined && inChunk.has(entry.leadId) ? [entry.itemIndex] : [],
+			),
 			afterSyncedBatches: synced,
 		};
 		if (!continueOnFail) throw chunkError.call(this, chunkFailure);

@@ -10,12 +10,20 @@ const properties: INodeProperties[] = [
 	{ ...leadLocator, description: 'The lead to push to the CRM configured for the account' },
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['syncToCrm'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['syncToCrm'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
-		const result = await apiRequest.call(this, 'POST', `/v1/leads/${leadId}/sync-crm`, { itemIndex });
+		const result = await apiRequest.call(this, 'POST', `/v1/leads/${leadId}/sync-crm`, {
+			itemIndex,
+		});
 		return { lead_id: leadId, ...result };
 	});
 }

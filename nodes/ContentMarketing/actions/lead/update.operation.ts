@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readCustomFields } from '../../helpers/customFields';
@@ -54,22 +59,30 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['update'] } },
+	properties,
+);
 
 function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
-	if (fields.status !== undefined) body.status = assertEnum.call(this, fields.status, LEAD_STATUSES, 'Status', itemIndex);
+	if (fields.status !== undefined)
+		body.status = assertEnum.call(this, fields.status, LEAD_STATUSES, 'Status', itemIndex);
 	if (fields.assigned_to !== undefined) {
 		body.assigned_to =
-			fields.assigned_to === UNASSIGN ? null : assertId.call(this, fields.assigned_to, 'user', 'Assigned To', itemIndex);
+			fields.assigned_to === UNASSIGN
+				? null
+				: assertId.call(this, fields.assigned_to, 'user', 'Assigned To', itemIndex);
 	}
 	if (fields.notes !== undefined) {
 		// Empty (or null by expression) clears the notes; anything but text (e.g. an object) is refused.
 		const notes = readOptionalText.call(this, fields.notes, 'Notes', itemIndex);
-		body.notes = notes === undefined ? null : assertMaxLength.call(this, notes, 10_000, 'Notes', itemIndex);
+		body.notes =
+			notes === undefined ? null : assertMaxLength.call(this, notes, 10_000, 'Notes', itemIndex);
 	}
 	const customFields = readCustomFields.call(this, fields, itemIndex);
-	if (customFields !== undefined && Object.keys(customFields).length > 0) body.custom_fields = customFields;
+	if (customFields !== undefined && Object.keys(customFields).length > 0)
+		body.custom_fields = customFields;
 	if (Object.keys(body).length === 0) {
 		throw invalidField.call(
 			this,
@@ -81,10 +94,17 @@ function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: num
 	return body;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
-		const body = updateBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);
+		const body = updateBody.call(
+			this,
+			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+			itemIndex,
+		);
 		return await apiRequest.call(this, 'PATCH', `/v1/leads/${leadId}`, { body, itemIndex });
 	});
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
@@ -23,19 +28,34 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhookEndpoint'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {
 			url: assertWebhookUrl.call(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex),
 			events: readEvents.call(this, this.getNodeParameter('events', itemIndex, []), itemIndex),
 		};
-		const description = readOptionalText.call(this, additional.description, 'Description', itemIndex);
-		if (description !== undefined) body.description = assertMaxLength.call(this, description, 500, 'Description', itemIndex);
-		if (additional.active !== undefined) body.active = readBoolean.call(this, additional.active, 'Active', itemIndex);
+		const description = readOptionalText.call(
+			this,
+			additional.description,
+			'Description',
+			itemIndex,
+		);
+		if (description !== undefined)
+			body.description = assertMaxLength.call(this, description, 500, 'Description', itemIndex);
+		if (additional.active !== undefined)
+			body.active = readBoolean.call(this, additional.active, 'Active', itemIndex);
 		const endpoint = await apiRequest.call(this, 'POST', '/v1/webhooks', { body, itemIndex });
-		return typeof endpoint.secret === 'string' ? { ...endpoint, secret_hint: SECRET_HINT } : endpoint;
+		return typeof endpoint.secret === 'string'
+			? { ...endpoint, secret_hint: SECRET_HINT }
+			: endpoint;
 	});
 }

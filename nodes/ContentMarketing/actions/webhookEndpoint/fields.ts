@@ -81,12 +81,19 @@ export const activeField: INodeProperties = {
  * `events` as a list of distinct known event types (docs/api-contract.md §10), checked here so that an
  * unknown type is refused in the node's words; an expression may give a comma-separated string.
  */
-export function readEvents(this: IExecuteFunctions, value: unknown, itemIndex: number): WebhookEventType[] {
+export function readEvents(
+	this: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+): WebhookEventType[] {
 	const list = readList.call(this, value, 'Events', itemIndex).filter((event) => event !== '');
 	const events = [...new Set(list)].map(
-		(event) => assertEnum.call(this, event, WEBHOOK_EVENT_TYPES, 'Events', itemIndex) as WebhookEventType,
+		(event) =>
+			assertEnum.call(this, event, WEBHOOK_EVENT_TYPES, 'Events', itemIndex) as WebhookEventType,
 	);
-	if (events.length === 0) throw invalidField.call(this, 'Events', 'choose at least one event type', itemIndex);
-	if (events.length > 10) throw invalidField.call(this, 'Events', 'at most 10 event types can be chosen', itemIndex);
+	if (events.length === 0)
+		throw invalidField.call(this, 'Events', 'choose at least one event type', itemIndex);
+	if (events.length > 10)
+		throw invalidField.call(this, 'Events', 'at most 10 event types can be chosen', itemIndex);
 	return events;
 }

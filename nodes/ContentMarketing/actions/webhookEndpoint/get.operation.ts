@@ -6,11 +6,19 @@ import { getLocatorId } from '../../helpers/locator';
 import { apiRequest } from '../../transport';
 import { webhookLocator } from './fields';
 
-const properties: INodeProperties[] = [{ ...webhookLocator, description: 'The webhook endpoint to get' }];
+const properties: INodeProperties[] = [
+	{ ...webhookLocator, description: 'The webhook endpoint to get' },
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
 		return await apiRequest.call(this, 'GET', `/v1/webhooks/${id}`, { itemIndex });

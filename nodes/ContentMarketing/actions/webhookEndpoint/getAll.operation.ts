@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllOrLimit } from '../../helpers/descriptions';
@@ -47,7 +52,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhookEndpoint'], operation: ['getAll'] } },
+	properties,
+);
 
 const FILTER_NAMES: Record<string, string> = { active: 'Active', event: 'Event', url: 'URL' };
 
@@ -59,13 +67,25 @@ function webhookQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
 	const qs: IDataObject = {};
-	if (filters.active !== undefined) qs.active = readBoolean.call(this, filters.active, FILTER_NAMES.active, itemIndex);
-	if (filters.event !== undefined) qs.event = assertEnum.call(this, filters.event, WEBHOOK_EVENT_TYPES, FILTER_NAMES.event, itemIndex);
-	if (filters.url !== undefined) qs.url = assertUrl.call(this, filters.url, FILTER_NAMES.url, itemIndex);
+	if (filters.active !== undefined)
+		qs.active = readBoolean.call(this, filters.active, FILTER_NAMES.active, itemIndex);
+	if (filters.event !== undefined)
+		qs.event = assertEnum.call(
+			this,
+			filters.event,
+			WEBHOOK_EVENT_TYPES,
+			FILTER_NAMES.event,
+			itemIndex,
+		);
+	if (filters.url !== undefined)
+		qs.url = assertUrl.call(this, filters.url, FILTER_NAMES.url, itemIndex);
 	return qs;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = webhookQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);

@@ -28,43 +28,37 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description:
-					'Register an endpoint; the answer holds its signing secret, shown only once',
+				description: 'Register an endpoint; the answer holds its signing secret, shown only once',
 				action: 'Create a webhook endpoint and return its signing secret',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				description:
-					'Delete a webhook endpoint',
+				description: 'Delete a webhook endpoint',
 				action: 'Delete a webhook endpoint',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				description:
-					'Get one webhook endpoint by ID with its events and delivery status',
+				description: 'Get one webhook endpoint by ID with its events and delivery status',
 				action: 'Get a webhook endpoint by ID',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description:
-					'Get many webhook endpoints, filtered by URL, event or active flag',
+				description: 'Get many webhook endpoints, filtered by URL, event or active flag',
 				action: 'Get many webhook endpoints filtered by URL or event or active state',
 			},
 			{
 				name: 'Send Test Event',
 				value: 'sendTest',
-				description:
-					'Send a webhook.test event to an endpoint and report its answer',
+				description: 'Send a webhook.test event to an endpoint and report its answer',
 				action: 'Send a test event to a webhook endpoint and return its answer',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description:
-					'Update the URL, events, description or active flag of a webhook endpoint',
+				description: 'Update the URL, events, description or active flag of a webhook endpoint',
 				action: 'Update the URL or events or description of a webhook endpoint',
 			},
 		],

@@ -9,13 +9,20 @@ import { webhookLocator } from './fields';
 const properties: INodeProperties[] = [
 	{
 		...webhookLocator,
-		description: 'The endpoint that receives one webhook.test event now, whatever its events and active setting',
+		description:
+			'The endpoint that receives one webhook.test event now, whatever its events and active setting',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['sendTest'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhookEndpoint'], operation: ['sendTest'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
 		const result = await apiRequest.call(this, 'POST', `/v1/webhooks/${id}/test`, { itemIndex });

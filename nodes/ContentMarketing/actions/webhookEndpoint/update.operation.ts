@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
@@ -7,7 +12,14 @@ import { invalidField } from '../../helpers/itemErrors';
 import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
 import { readBoolean, readOptionalText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
-import { activeField, descriptionField, eventsField, readEvents, urlField, webhookLocator } from './fields';
+import {
+	activeField,
+	descriptionField,
+	eventsField,
+	readEvents,
+	urlField,
+	webhookLocator,
+} from './fields';
 
 const properties: INodeProperties[] = [
 	{ ...webhookLocator, description: 'The webhook endpoint to update' },
@@ -27,28 +39,46 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhookEndpoint'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhookEndpoint'], operation: ['update'] } },
+	properties,
+);
 
 function updateBody(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
-	if (fields.url !== undefined) body.url = assertWebhookUrl.call(this, fields.url, 'URL', itemIndex);
+	if (fields.url !== undefined)
+		body.url = assertWebhookUrl.call(this, fields.url, 'URL', itemIndex);
 	if (fields.events !== undefined) body.events = readEvents.call(this, fields.events, itemIndex);
 	if (fields.description !== undefined) {
 		// Empty (or null by expression) clears the description.
-		const description = readOptionalText.call(this, fields.description, 'Description', itemIndex) ?? '';
+		const description =
+			readOptionalText.call(this, fields.description, 'Description', itemIndex) ?? '';
 		body.description = assertMaxLength.call(this, description, 500, 'Description', itemIndex);
 	}
-	if (fields.active !== undefined) body.active = readBoolean.call(this, fields.active, 'Active', itemIndex);
+	if (fields.active !== undefined)
+		body.active = readBoolean.call(this, fields.active, 'Active', itemIndex);
 	if (Object.keys(body).length === 0) {
-		throw invalidField.call(this, 'Update Fields', 'add at least one field to update (URL, Events, Description or Active)', itemIndex);
+		throw invalidField.call(
+			this,
+			'Update Fields',
+			'add at least one field to update (URL, Events, Description or Active)',
+			itemIndex,
+		);
 	}
 	return body;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const id = getLocatorId.call(this, 'webhookId', itemIndex, 'wh', 'Webhook Endpoint');
-		const body = updateBody.call(this, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, itemIndex);
+		const body = updateBody.call(
+			this,
+			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+			itemIndex,
+		);
 		return await apiRequest.call(this, 'PATCH', `/v1/webhooks/${id}`, { body, itemIndex });
 	});
 }

@@ -6,7 +6,13 @@ export class FixtureApi implements ICredentialType {
 	displayName = 'Fixture API';
 
 	properties: INodeProperties[] = [
-		{ displayName: 'API Key', name: 'apiKey', type: 'string', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: '' },
 	];
 

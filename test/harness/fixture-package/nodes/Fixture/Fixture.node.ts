@@ -25,10 +25,14 @@ class FixtureVersion implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('fixtureApi');
 		const version = this.getNode().typeVersion;
-		const response: unknown = await this.helpers.httpRequestWithAuthentication.call(this, 'fixtureApi', {
-			url: `${baseUrl}${this.getNodeParameter('path', 0) as string}`,
-			json: true,
-		});
+		const response: unknown = await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			'fixtureApi',
+			{
+				url: `${baseUrl}${this.getNodeParameter('path', 0) as string}`,
+				json: true,
+			},
+		);
 		return [[{ json: { version, response: response as object }, pairedItem: { item: 0 } }]];
 	}
 }
@@ -42,6 +46,9 @@ export class Fixture extends VersionedNodeType {
 			description: 'Versioned node loaded from a package',
 			defaultVersion: 2,
 		};
-		super({ 1: new FixtureVersion(baseDescription, 1), 2: new FixtureVersion(baseDescription, 2) }, baseDescription);
+		super(
+			{ 1: new FixtureVersion(baseDescription, 1), 2: new FixtureVersion(baseDescription, 2) },
+			baseDescription,
+		);
 	}
 }
