@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { LeadEvent } from './leadEvent';
 import { readListedEvent } from './leadEvent';
-import { scanList } from './pages';
+import { apiScanItems } from '../ContentMarketing/transport';
 import type { Position } from './position';
 import { advance, isNew, secondBefore, START } from './position';
 
@@ -25,7 +25,7 @@ function typeQuery(types: string[]): IDataObject {
 /** "Now" in the events list: the newest event and the others of its second (START when there is none). */
 export async function currentEventsPosition(this: IPollFunctions): Promise<Position> {
 	let position: Position | undefined;
-	await scanList.call(this, EVENTS_PATH, { order: 'desc' }, (item) => {
+	await apiScanItems.call(this, EVENTS_PATH, { order: 'desc' }, (item) => {
 		const event = readListedEvent(this.getNode(), item);
 		if (position === undefined) {
 			position = { at: event.createdAt, ids: [event.id] };
@@ -51,7 +51,7 @@ export async function eventsAfter(
 	const events: LeadEvent[] = [];
 	let next = position;
 	const qs = { order: 'asc', created_after: secondBefore(position.at), ...typeQuery(types) };
-	await scanList.call(this, EVENTS_PATH, qs, (item) => {
+	await apiScanItems.call(this, EVENTS_PATH, qs, (item) => {
 		const event = readListedEvent(this.getNode(), item);
 		if (!isNew(position, event.time, event.id)) return 'continue';
 		if (events.length >= MAX_EVENTS_PER_POLL) return 'stop';
@@ -70,7 +70,7 @@ export async function latestEvent(
 ): Promise<LeadEvent | undefined> {
 	let found: LeadEvent | undefined;
 	let read = 0;
-	await scanList.call(this, EVENTS_PATH, { order: 'desc', ...typeQuery(types) }, (item) => {
+	await apiScanItems.call(this, EVENTS_PATH, { order: 'desc', ...typeQuery(types) }, (item) => {
 		const event = readListedEvent(this.getNode(), item);
 		if (wanted(event)) {
 			found = event;

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { LeadEvent } from './leadEvent';
 import { INITIAL_STATUS, synthesizedEvent } from './leadEvent';
-import { scanList } from './pages';
+import { apiScanItems } from '../ContentMarketing/transport';
 import type { Position } from './position';
 import { advance, isNew, START, timeOf } from './position';
 
@@ -49,7 +49,7 @@ function remember(
 export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCursor> {
 	const node = this.getNode();
 	let created: Position | undefined;
-	await scanList.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
+	await apiScanItems.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
 		const time = timeOf(node, lead.created_at, 'created_at');
 		if (created === undefined) {
 			created = { at: lead.created_at as string, ids: [leadId(lead)] };
@@ -61,7 +61,7 @@ export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCur
 	});
 	let updatedAt: string | undefined;
 	const seen: Array<[string, string]> = [];
-	await scanList.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
+	await apiScanItems.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
 		timeOf(node, lead.updated_at, 'updated_at');
 		updatedAt ??= lead.updated_at as string;
 		seen.push([leadId(lead), String(lead.status)]);
@@ -86,7 +86,7 @@ async function createdAfter(
 	const node = this.getNode();
 	const boundary = Date.parse(position.at);
 	const newestFirstEvents: LeadEvent[] = [];
-	await scanList.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
+	await apiScanItems.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
 		const time = timeOf(node, lead.created_at, 'created_at');
 		if (time < boundary) return 'stop';
 		if (time <= until && isNew(position, time, leadId(lead))) {
@@ -115,7 +115,7 @@ async function statusChangesSince(
 	const events: LeadEvent[] = [];
 	const seen: Array<[string, string]> = [];
 	let updatedAt = cursor.updatedAt;
-	await scanList.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
+	await apiScanItems.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
 		const time = timeOf(node, lead.updated_at, 'updated_at');
 		if (time < since) return 'stop';
 		if (seen.length === 0) updatedAt = lead.updated_at as string;
@@ -176,7 +176,7 @@ export async function latestLeadEvent(
 	const sort = type === 'lead.created' ? 'created_at' : 'updated_at';
 	let found: LeadEvent | undefined;
 	let read = 0;
-	await scanList.call(this, LEADS_PATH, newestFirst(sort), (lead) => {
+	await apiScanItems.call(this, LEADS_PATH, newestFirst(sort), (lead) => {
 		const event = synthesizedEvent(node, lead, type);
 		if (wanted(event)) {
 			found = event;

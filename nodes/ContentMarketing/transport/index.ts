@@ -306,6 +306,39 @@ export async function apiMultipartRequest(
 	}
 }
 
+/** What a visitor of `apiScanItems` wants after one item. */
+export type ScanNext = 'continue' | 'stop';
+
+/**
+ * Visits the items of a list endpoint page by page (docs/api-contract.md §4 keyset cursor), holding one
+ * page at a time, until `visit` says stop or the list ends. Pages are read one after the other: a cursor
+ * is only known from the page before. The only cursor loop of the package, and its loop guard.
+ */
+export async function apiScanItems(
+	this: ApiContext,
+	path: string,
+	qs: IDataObject,
+	visit: (item: IDataObject) => ScanNext,
+	options: { itemIndex?: number; pageSize?: () => number } = {},
+): Promise<void> {
+	const seenCursors = new Set<string>();
+	let cursor: string | undefined;
+	do {
+		const size = options.pageSize?.() ?? MAX_PAGE_SIZE;
+		if (size <= 0) return;
+		const body: unknown = await apiRequest.call(this, 'GET', path, {
+			qs: { ...qs, limit: size, ...(cursor !== undefined ? { cursor } : {}) },
+			itemIndex: options.itemIndex,
+		});
+		const page = readPage<IDataObject>(body);
+		for (const item of page.items) if (visit(item) === 'stop') return;
+		cursor = page.next;
+		// A service that repeats a cursor (or sends one with an empty page) would page forever.
+		if (cursor !== undefined && (seenCursors.has(cursor) || page.items.length === 0)) return;
+		if (cursor !== undefined) seenCursors.add(cursor);
+	} while (cursor !== undefined);
+}
+
 /** All items of a list endpoint (or the first `limit`), following `next_cursor` with pages of up to 100, one page after the other. */
 export async function apiRequestAllItems<T = IDataObject>(
 	this: ApiContext,
@@ -327,22 +360,17 @@ export async function apiRequestAllItems<T>(
 ): Promise<T[]> {
 	const { limit, itemIndex } = options;
 	const results: T[] = [];
-	const seenCursors = new Set<string>();
-	let cursor: string | undefined;
-	do {
-		const remaining =
-			limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - results.length);
-		if (remaining <= 0) break;
-		const body: unknown = await apiRequest.call(this, 'GET', path, {
-			qs: { ...qs, limit: remaining, ...(cursor !== undefined ? { cursor } : {}) },
-			itemIndex,
-		});
-		const page = readPage<T>(body);
-		for (const item of page.items) results.push(item);
-		cursor = page.next;
-		// A service that repeats a cursor (or sends one with an empty page) would page forever.
-		if (cursor !== undefined && (seenCursors.has(cursor) || page.items.length === 0)) break;
-		if (cursor !== undefined) seenCursors.add(cursor);
-	} while (cursor !== undefined);
+	const pageSize = () =>
+		limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - results.length);
+	await apiScanItems.call(
+		this,
+		path,
+		qs,
+		(item) => {
+			results.push(item as T);
+			return 'continue';
+		},
+		{ itemIndex, pageSize },
+	);
 	return limit === undefined ? results : results.slice(0, limit);
 }
