@@ -1,9 +1,10 @@
-import type { INodeCredentials } from 'n8n-workflow';
+import type { INode, INodeCredentials, INodeParameters } from 'n8n-workflow';
 import { UnexpectedError } from 'n8n-workflow';
 
 import type { HarnessUrls } from './additional-data';
 import type { HarnessCredentialsHelper } from './credentials-helper';
 import type { HarnessNodeTypes } from './node-types';
+import { completeNodes } from './workflow';
 
 /** What the harness' parts share: node types, the credential store and the current base URLs. */
 export interface HarnessContext {
@@ -41,4 +42,38 @@ export function nodeCredentials(
 		}
 	}
 	return Object.keys(credentials).length > 0 ? credentials : undefined;
+}
+
+/** The one node a trigger harness runs (webhook or poll), as n8n stores it, with its credentials. */
+export function triggerNodeJson(
+	context: HarnessContext,
+	options: {
+		name: string;
+		type: string;
+		typeVersion?: number;
+		parameters?: INodeParameters;
+		credentials?: Record<string, string>;
+		webhookId?: string;
+	},
+): INode {
+	const credentials = nodeCredentials(
+		context,
+		options.type,
+		options.typeVersion,
+		options.credentials,
+	);
+	const [json] = completeNodes(
+		[
+			{
+				name: options.name,
+				type: options.type,
+				typeVersion: options.typeVersion,
+				parameters: options.parameters ?? {},
+				credentials,
+				webhookId: options.webhookId,
+			},
+		],
+		context.nodeTypes,
+	);
+	return json;
 }

@@ -13,14 +13,9 @@ import { UnexpectedError } from 'n8n-workflow';
 
 import { createAdditionalData } from './additional-data';
 import type { HarnessContext } from './harness-context';
-import { nodeCredentials } from './harness-context';
+import { triggerNodeJson } from './harness-context';
 import { runWorkflow } from './run-workflow';
-import {
-	completeNodes,
-	createWorkflow,
-	DEFAULT_WORKFLOW_ID,
-	persistableStaticData,
-} from './workflow';
+import { createWorkflow, DEFAULT_WORKFLOW_ID, persistableStaticData } from './workflow';
 
 export interface PollOptions {
 	type: string;
@@ -72,24 +67,7 @@ export class PollHarness {
 		options: PollOptions,
 	) {
 		this.name = options.name ?? 'Poll Trigger';
-		const credentials = nodeCredentials(
-			context,
-			options.type,
-			options.typeVersion,
-			options.credentials,
-		);
-		[this.json] = completeNodes(
-			[
-				{
-					name: this.name,
-					type: options.type,
-					typeVersion: options.typeVersion,
-					parameters: options.parameters ?? {},
-					credentials,
-				},
-			],
-			context.nodeTypes,
-		);
+		this.json = triggerNodeJson(context, { ...options, name: this.name });
 		this.stored = structuredClone(options.staticData ?? {});
 	}
 

@@ -23,7 +23,7 @@ import { UnexpectedError, createDeferredPromise } from 'n8n-workflow';
 import type { HttpRequestSlot, HttpResponseSlot } from './additional-data';
 import { createAdditionalData } from './additional-data';
 import type { HarnessContext } from './harness-context';
-import { nodeCredentials } from './harness-context';
+import { triggerNodeJson } from './harness-context';
 import { sendHttpRequest } from './http-client';
 import type { WebhookRequest, WebhookResponse } from './webhook-http';
 import type { WebhookMode, WebhookRoute, WebhookServer } from './webhook-server';
@@ -36,12 +36,7 @@ import {
 	responseCode,
 	runWebhook,
 } from './webhook-service';
-import {
-	DEFAULT_WORKFLOW_ID,
-	completeNodes,
-	createWorkflow,
-	persistableStaticData,
-} from './workflow';
+import { DEFAULT_WORKFLOW_ID, createWorkflow, persistableStaticData } from './workflow';
 
 export interface TriggerOptions {
 	type: string;
@@ -136,25 +131,7 @@ export class TriggerHarness {
 		options: TriggerOptions,
 	) {
 		this.name = options.name ?? 'Trigger';
-		const credentials = nodeCredentials(
-			context,
-			options.type,
-			options.typeVersion,
-			options.credentials,
-		);
-		[this.json] = completeNodes(
-			[
-				{
-					name: this.name,
-					type: options.type,
-					typeVersion: options.typeVersion,
-					parameters: options.parameters ?? {},
-					credentials,
-					webhookId: options.webhookId,
-				},
-			],
-			context.nodeTypes,
-		);
+		this.json = triggerNodeJson(context, { ...options, name: this.name });
 		this.store = options.staticDataStore ?? { data: structuredClone(options.staticData ?? {}) };
 	}
 
