@@ -38,6 +38,8 @@ export interface RunNodeOptions {
 	alwaysOutputData?: boolean;
 	executeOnce?: boolean;
 	mode?: WorkflowExecuteMode;
+	/** Cancels the execution when this settles (see RunOptions.cancelOn). */
+	cancelOn?: Promise<unknown>;
 }
 
 export interface NodeRunResult {
@@ -82,7 +84,7 @@ export async function runNode(
 	const result = await runWorkflow(
 		context,
 		{ nodes: [startNode(options.input, START), node], connections: chain(START, name) },
-		{ mode: options.mode, startNode: START },
+		{ mode: options.mode, startNode: START, cancelOn: options.cancelOn },
 	);
 
 	const ran = result.ran(name);

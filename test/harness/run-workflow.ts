@@ -14,13 +14,19 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** Node to start from; defaults to the harness start node, else n8n's own start-node choice. */
 	startNode?: string;
+	/**
+	 * Cancels the execution when this settles, as n8n's "Stop execution" does (the run's PCancelable):
+	 * the nodes' cancel signal aborts. The result is the run data at that moment; the returned promise
+	 * also waits for the running node to end.
+	 */
+	cancelOn?: Promise<unknown>;
 }
 
 /** Runs a workflow through n8n-core's WorkflowExecute, as n8n's nodes-testing harness does. */
 export async function runWorkflow(
 	context: HarnessContext,
 	json: WorkflowJson,
-	{ mode = 'manual', startNode }: RunOptions = {},
+	{ mode = 'manual', startNode, cancelOn }: RunOptions = {},
 ): Promise<RunResult> {
 	const workflow = createWorkflow(json, context.nodeTypes);
 	const start = pickStartNode(Object.values(workflow.nodes), startNode) ?? workflow.getStartNode();
@@ -50,9 +56,14 @@ export async function runWorkflow(
 		resultData: { pinData: json.pinData },
 	});
 
-	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
-		workflow,
-	);
+	const execution = new WorkflowExecute(
+		additionalData,
+		mode,
+		runExecutionData,
+	).processRunExecutionData(workflow);
+	const cancel = () => execution.cancel();
+	void cancelOn?.then(cancel, cancel);
+	await execution;
 	const { run, staticData } = await finished.promise;
 	return new RunResult(run, executionOrder, staticData, workflow);
 }

@@ -134,6 +134,33 @@ test('without Continue On Fail the first failure stops the node: nothing starts 
 	expect(await bed.allLeadIds()).toHaveLength(succeeded);
 });
 
+test('cancelling the execution stops new requests at once: only those already sent reach the service', async () => {
+	proxy.reset({ delay: () => 40 });
+	const maxParallel = 4;
+	let sentAtCancel = -1;
+	const cancel = new Promise<void>((resolve) => {
+		const check = setInterval(() => {
+			if (posts().length < 20) return;
+			clearInterval(check);
+			sentAtCancel = posts().length;
+			resolve();
+		}, 1);
+	});
+
+	const result = await bed.run(
+		{ ...create, options: { maxParallelRequests: maxParallel } },
+		{ input: emails(200), cancelOn: cancel },
+	);
+	// Whatever was on its way when the execution stopped has arrived by now.
+	await new Promise((resolve) => setTimeout(resolve, 300));
+
+	expect(sentAtCancel).toBeGreaterThanOrEqual(20);
+	// At the cancel at most Max Parallel Requests were on their way; nothing started after it.
+	expect(posts().length).toBeLessThanOrEqual(sentAtCancel + maxParallel);
+	expect(posts().length).toBeLessThan(200);
+	expect(result.items).toHaveLength(0);
+});
+
 test('a 429 storm makes every sender wait for the Retry-After, then all items are created once', async () => {
 	let refusedCount = 0;
 	proxy.reset({

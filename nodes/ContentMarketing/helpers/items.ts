@@ -30,13 +30,20 @@ export function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/** Output items for one input item: an array answer gives one item each, all paired with the input item. */
-export function toItems(
+/**
+ * Appends the output items of one input item to `output`: an array answer gives one item each, all
+ * paired with the input item. Appended in place: a Return All of 50,000 leads makes no second list.
+ */
+export function pushItems(
+	output: INodeExecutionData[],
 	result: IDataObject | IDataObject[],
 	itemIndex: number,
-): INodeExecutionData[] {
-	const list = Array.isArray(result) ? result : [result];
-	return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+): void {
+	if (!Array.isArray(result)) {
+		output.push({ json: result, pairedItem: { item: itemIndex } });
+		return;
+	}
+	for (const json of result) output.push({ json, pairedItem: { item: itemIndex } });
 }
 
 /**
@@ -124,7 +131,7 @@ export async function forEachItem(
 		const outcome = outcomes[itemIndex];
 		if (outcome === undefined) continue;
 		if ('value' in outcome) {
-			for (const item of toItems(outcome.value, itemIndex)) output.push(item);
+			pushItems(output, outcome.value, itemIndex);
 			continue;
 		}
 		const itemError = asNodeError(this.getNode(), outcome.error, itemIndex);

@@ -188,7 +188,10 @@ export async function execute(
 		const qs = leadQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
 		const simplify = readSimplify.call(this, itemIndex);
-		const leads = await apiRequestAllItems.call(this, '/v1/leads', qs, { limit, itemIndex });
-		return simplify ? leads.map(simplifyLead) : leads;
+		return await apiRequestAllItems.call(this, '/v1/leads', qs, {
+			limit,
+			itemIndex,
+			map: simplify ? simplifyLead : undefined,
+		});
 	});
 }
