@@ -5,6 +5,7 @@
 //   BENCH_PROFILE=<dir>: n8n runs with --cpu-prof, its profile is written to <dir> when it stops
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -66,6 +67,7 @@ async function main() {
 	const control = client.control;
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-'));
 	let n8n;
+	let probeServer;
 	try {
 		prepareUserFolder(userFolder, { clean: true });
 		// Executions are not stored: the run's time is the nodes', not the database's (same for every variant).
@@ -74,12 +76,61 @@ async function main() {
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'none',
 			N8N_PAYLOAD_SIZE_MAX: '64',
 		};
-		const profileEnv = process.env.BENCH_PROFILE
-			? {
-					NODE_OPTIONS: `--require ${path.join(PROJECT_ROOT, 'bench', 'cpu-profile-preload.cjs')}`,
-					BENCH_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE),
-				}
-			: {};
+		const preload = (file) => `--require ${path.join(PROJECT_ROOT, 'bench', file)}`;
+		const memoryFile = path.join(userFolder, 'memory-probe.jsonl');
+		const probeEnv = {
+			NODE_OPTIONS: [
+				preload('memory-probe.cjs'),
+				...(process.env.BENCH_PROFILE ? [preload('cpu-profile-preload.cjs')] : []),
+			].join(' '),
+			BENCH_MEMORY_FILE: memoryFile,
+			...(process.env.BENCH_PROFILE
+				? { BENCH_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE) }
+				: {}),
+		};
+		/** One mark of bench/memory-probe.cjs in n8n: its line, once written. */
+		const mark = async () => {
+			const count = () =>
+				fs.existsSync(memoryFile)
+					? fs.readFileSync(memoryFile, 'utf8').split('\n').filter(Boolean).length
+					: 0;
+			const before = count();
+			process.kill(n8n.pid, 'SIGWINCH');
+			const deadline = Date.now() + 30_000;
+			while (count() === before) {
+				if (Date.now() > deadline) throw new Error('the memory probe in n8n did not answer');
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+			return JSON.parse(fs.readFileSync(memoryFile, 'utf8').trim().split('\n').at(-1));
+		};
+		/**
+		 * A settled heap: n8n lets go of a finished run's data a moment after its webhook answered (under
+		 * 0.5 s here), so marks are taken until two in a row agree within 0.5 MB.
+		 */
+		const settle = async () => {
+			let last = await mark();
+			for (let attempt = 0; attempt < 20; attempt++) {
+				await new Promise((resolve) => setTimeout(resolve, 250));
+				const next = await mark();
+				if (Math.abs(next.live - last.live) < 512 * 1024) return next;
+				last = next;
+			}
+			throw new Error("n8n's memory did not settle in 5 s");
+		};
+		// The workflow's probe step (figure D) calls this while the run holds its output.
+		let probed;
+		probeServer = http.createServer((request, response) => {
+			void mark().then(
+				(line) => {
+					probed = line;
+					response.writeHead(200, { 'content-type': 'application/json' }).end('{"probed":true}');
+				},
+				(error) => response.writeHead(500).end(String(error)),
+			);
+			request.resume();
+		});
+		await new Promise((resolve) => probeServer.listen(0, '127.0.0.1', resolve));
+		const probeUrl = `http://127.0.0.1:${probeServer.address().port}/probe`;
 		/** Writes n8n's profile of everything since the last call (see cpu-profile-preload.cjs). */
 		const dumpProfile = async () => {
 			if (!process.env.BENCH_PROFILE) return;
@@ -94,11 +145,18 @@ async function main() {
 		);
 		await importJson(
 			'import:workflow',
-			[benchWorkflow({ sandboxUrl: sandbox.url, key: keys.full, otherKey: keys.other_account })],
+			[
+				benchWorkflow({
+					sandboxUrl: sandbox.url,
+					key: keys.full,
+					otherKey: keys.other_account,
+					probeUrl,
+				}),
+			],
 			opts,
 		);
 		await runN8nOk(['publish:workflow', `--id=${WORKFLOW_ID}`], opts);
-		n8n = await startN8n({ userFolder, env: { ...env, ...profileEnv } });
+		n8n = await startN8n({ userFolder, env: { ...env, ...probeEnv } });
 		await n8n.ready;
 
 		const hook = async (name, items) => {
@@ -293,39 +351,88 @@ async function main() {
 		}
 
 		if (ONLY.has('D')) {
-			const result = { 5000: { ms: [], mb: [] }, 50000: { ms: [], mb: [] } };
-			// The 5,000-lead run takes about 0.15 s, so one hiccup moves the time ratio by a whole unit: the
-			// times are the median of at least 5 rounds. Memory is the growth of n8n's resident set to its
-			// peak (VmHWM, reset before the run) the first time each size runs (round 0, smaller first):
-			// later rounds reuse a heap already grown, so their growth says nothing about one run's need.
+			const SIZES = [5000, 50000];
+			const figures = {};
+			for (const variant of ['node', 'http'])
+				for (const size of SIZES)
+					figures[`${variant} ${size}`] = { ms: [], held: [], inUse: [], rss: [] };
+			const mb = (bytes) => bytes / 1024 / 1024;
+			// The 5,000-lead run takes about 0.15 s, so one hiccup moves the time ratio by a whole unit: every
+			// figure is the median of at least 5 rounds, variants and sizes alternating their order.
 			for (let round = 0; round < Math.max(ROUNDS, D_ROUNDS); round++) {
-				for (const size of round % 2 === 0 ? [5000, 50000] : [50000, 5000]) {
-					await reset();
-					await control('POST', '/_sandbox/seed', { seed: 9, leads: size });
-					await new Promise((resolve) => setTimeout(resolve, 1500));
-					const before = rssMb(n8n.pid);
-					const exactPeak = resetPeak(n8n.pid);
-					let peak = before;
-					const sampler = setInterval(() => (peak = Math.max(peak, rssMb(n8n.pid))), 10);
-					const { ms } = await hook('node-getall', [{}]);
-					clearInterval(sampler);
-					peak = Math.max(peak, rssMb(n8n.pid), exactPeak ? rssMb(n8n.pid, 'VmHWM') : 0);
-					result[size].ms.push(ms);
-					if (round === 0) result[size].mb.push(peak - before);
+				for (const variant of round % 2 === 0 ? ['node', 'http'] : ['http', 'node']) {
+					for (const size of round % 2 === 0 ? SIZES : [...SIZES].reverse()) {
+						await reset();
+						await control('POST', '/_sandbox/seed', { seed: 9, leads: size });
+						await new Promise((resolve) => setTimeout(resolve, 1500));
+						const figure = figures[`${variant} ${size}`];
+						const timed = await hook(`${variant}-getall`, [{}]);
+						if (timed.body?.id === undefined)
+							throw new Error(`D ${variant} ${size}: no lead in ${JSON.stringify(timed.body)}`);
+						figure.ms.push(timed.ms);
+						// Memory: the same run once more, from a settled heap (full collections in n8n), paused
+						// by its probe step while it holds every lead; the resident set's peak read exactly
+						// (VmHWM reset when the run starts).
+						const settled = await settle();
+						const exactPeak = resetPeak(n8n.pid);
+						probed = undefined;
+						await hook(`${variant}-getall-memory`, [{}]);
+						if (probed === undefined)
+							throw new Error(`D ${variant} ${size}: the probe step did not run`);
+						figure.held.push(mb(probed.live - settled.live));
+						figure.inUse.push(mb(probed.inUsePeak - settled.live));
+						if (exactPeak) figure.rss.push(rssMb(n8n.pid, 'VmHWM') - mb(settled.rss));
+					}
 				}
 			}
-			const [t5, t50] = [median(result[5000].ms), median(result[50000].ms)];
-			const [m5, m50] = [median(result[5000].mb), median(result[50000].mb)];
-			log(
-				`D. Get Many Return All: 5,000 leads ${(t5 / 1000).toFixed(2)} s, +${m5.toFixed(0)} MB; 50,000 leads ${(t50 / 1000).toFixed(2)} s, +${m50.toFixed(0)} MB (n8n's resident memory, peak minus before)`,
-			);
-			row('D time 50k/5k', (t50 / t5).toFixed(2), '≤ 11', t50 / t5 <= 11);
+			const at = (variant, size, key) => median(figures[`${variant} ${size}`][key]);
+			const ratio = (variant, key) =>
+				at(variant, 50000, key) / Math.max(at(variant, 5000, key), 0.1);
+			for (const variant of ['node', 'http']) {
+				const what =
+					variant === 'node' ? 'this node' : 'HTTP Request node (pagination) + Split Out';
+				log(
+					`D. Return All, ${what}: 5,000 leads ${(at(variant, 5000, 'ms') / 1000).toFixed(2)} s, held +${at(variant, 5000, 'held').toFixed(1)} MB, peak in use +${at(variant, 5000, 'inUse').toFixed(1)} MB, resident +${at(variant, 5000, 'rss').toFixed(1)} MB; 50,000 leads ${(at(variant, 50000, 'ms') / 1000).toFixed(2)} s, held +${at(variant, 50000, 'held').toFixed(1)} MB, peak in use +${at(variant, 50000, 'inUse').toFixed(1)} MB, resident +${at(variant, 50000, 'rss').toFixed(1)} MB (medians of ${figures[`${variant} 5000`].ms.length})`,
+				);
+			}
+			row('D time 50k/5k', ratio('node', 'ms').toFixed(2), '≤ 11', ratio('node', 'ms') <= 11);
+			// What the run holds (n8n's heap and buffers after a full collection, all leads out): linear if
+			// nothing is kept twice.
 			row(
-				'D peak memory growth 50k/5k',
-				(m50 / Math.max(m5, 1)).toFixed(2),
+				'D memory held 50k/5k',
+				ratio('node', 'held').toFixed(2),
 				'≤ 11',
-				m50 / Math.max(m5, 1) <= 11,
+				ratio('node', 'held') <= 11,
 			);
+			// The most n8n had in use during the run, garbage not yet collected included.
+			row(
+				'D peak memory in use 50k/5k',
+				ratio('node', 'inUse').toFixed(2),
+				'≤ 11',
+				ratio('node', 'inUse') <= 11,
+			);
+			// The resident set also counts heap V8 reserved before the run: a 5,000-lead run fits in it, so
+			// its growth is a few MB and the ratio says more about V8's heap sizing than about the run.
+			row(
+				'D resident set growth 50k/5k',
+				ratio('node', 'rss').toFixed(2),
+				'',
+				undefined,
+				`(for reference; HTTP Request node ${ratio('http', 'rss').toFixed(2)})`,
+			);
+			for (const [key, label] of [
+				['ms', 'time'],
+				['held', 'memory held'],
+				['inUse', 'peak memory in use'],
+			]) {
+				row(
+					`D 50k ${label}: node/HTTP Request`,
+					(at('node', 50000, key) / at('http', 50000, key)).toFixed(2),
+					'',
+					undefined,
+					`(HTTP Request 50k/5k ${ratio('http', key).toFixed(2)})`,
+				);
+			}
 		}
 
 		await dumpProfile();
@@ -342,6 +449,7 @@ async function main() {
 		);
 	} finally {
 		await n8n?.stop();
+		probeServer?.close();
 		await sandbox.close();
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}

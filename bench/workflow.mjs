@@ -11,8 +11,11 @@ export const CREDENTIAL = {
 export const WORKFLOW_ID = 'cmBenchWorkflow001';
 const NODE_TYPE = 'n8n-nodes-content-marketing.contentMarketing';
 
-/** The node under test for each scenario: our node, or n8n's HTTP Request node 4.2 with its defaults. */
-function targets({ sandboxUrl, key, otherKey }) {
+/**
+ * The node under test for each scenario (or the chain of nodes, for what takes the HTTP Request node two):
+ * our node, or n8n's HTTP Request node 4.2 with its defaults.
+ */
+function targets({ sandboxUrl, key, otherKey, probeUrl }) {
 	const http = (method, url, body, extra = {}) => ({
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -25,6 +28,7 @@ function targets({ sandboxUrl, key, otherKey }) {
 			},
 			...(body === undefined ? {} : { sendBody: true, specifyBody: 'json', jsonBody: body }),
 			options: {},
+			...extra.parameters,
 		},
 		...(extra.onError ? { onError: extra.onError } : {}),
 	});
@@ -36,7 +40,7 @@ function targets({ sandboxUrl, key, otherKey }) {
 		...extra,
 	});
 	const lead = (expression) => ({ __rl: true, mode: 'id', value: expression });
-	return {
+	const chains = {
 		'node-create': ours({ resource: 'lead', operation: 'create', email: '={{ $json.email }}' }),
 		'http-create': http(
 			'POST',
@@ -71,7 +75,46 @@ function targets({ sandboxUrl, key, otherKey }) {
 		}),
 		'http-sync': http('POST', `=${sandboxUrl}/v1/leads/{{ $json.id }}/sync-crm`),
 		'node-getall': ours({ resource: 'lead', operation: 'getAll', returnAll: true }),
+		// Return All the way a user builds it without our node: cursor pagination, then one item per lead.
+		'http-getall': [
+			http('GET', `${sandboxUrl}/v1/leads`, undefined, {
+				parameters: {
+					sendQuery: true,
+					queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
+					options: {
+						pagination: {
+							pagination: {
+								paginationMode: 'updateAParameterInEachRequest',
+								parameters: {
+									parameters: [
+										{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
+									],
+								},
+								paginationCompleteWhen: 'other',
+								completeExpression: '={{ !$response.body.next_cursor }}',
+							},
+						},
+					},
+				},
+			}),
+			{
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				parameters: { fieldToSplitOut: 'data', options: {} },
+			},
+		],
 	};
+	// Figure D's memory runs: the same chain, then one call (Execute Once) to the bench's probe, which
+	// reads n8n's memory while the run holds every lead (bench/memory-probe.cjs).
+	const probe = {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		executeOnce: true,
+		parameters: { method: 'POST', url: probeUrl, options: {} },
+	};
+	for (const name of ['node-getall', 'http-getall'])
+		chains[`${name}-memory`] = [...[chains[name]].flat(), probe];
+	return chains;
 }
 
 export function benchWorkflow(options) {
@@ -81,7 +124,7 @@ export function benchWorkflow(options) {
 	for (const [name, target] of Object.entries(targets(options))) {
 		const hook = `Hook ${name}`;
 		const split = `Split ${name}`;
-		const single = name === 'node-getall';
+		const single = name.includes('getall');
 		nodes.push({
 			id: randomUUID(),
 			name: hook,
@@ -106,9 +149,16 @@ export function benchWorkflow(options) {
 			position: [200, y],
 			parameters: { fieldToSplitOut: 'body.items', options: {} },
 		});
-		nodes.push({ id: randomUUID(), name, position: [400, y], ...target });
-		connections[hook] = { main: [[{ node: split, type: 'main', index: 0 }]] };
-		connections[split] = { main: [[{ node: name, type: 'main', index: 0 }]] };
+		const chain = [target].flat().map((node, i) => ({
+			id: randomUUID(),
+			name: i === 0 ? name : `${name} ${i + 1}`,
+			position: [400 + 200 * i, y],
+			...node,
+		}));
+		nodes.push(...chain);
+		const names = [hook, split, ...chain.map((node) => node.name)];
+		for (let i = 0; i + 1 < names.length; i++)
+			connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
 		y += 200;
 	}
 	return {
