@@ -1,7 +1,7 @@
 // `npm run bench`: the figures of README "Rate limits and retries", measured in one run against the
 // sandbox (in this process) and a real n8n (the one the e2e check installs). Each figure is a ratio of
 // runs made in this run, rounds alternating the order of the variants. Prints the core count.
-//   BENCH_ROUNDS=2 (rounds of A, C, D)   BENCH_ONLY=A,B,C,D (a subset)   BENCH_LATENCIES=0,25 (of A)
+//   BENCH_ROUNDS=2 (rounds of C and of A's raw loop; A and D run at least 5)   BENCH_ONLY=A,B,C,D (a subset)   BENCH_LATENCIES=0,25 (of A)
 //   BENCH_PROFILE=<dir>: n8n runs with --cpu-prof, its profile is written to <dir> when it stops
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +15,9 @@ import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
 import { benchWorkflow, CREDENTIAL, WORKFLOW_ID } from './workflow.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const D_ROUNDS = 5;
+/** Rounds of the node and HTTP Request variants of A and D: their runs take 0.15 to 3 s, so one hiccup of
+ * n8n moves a median of 2 by a tenth. The raw loop of A (55 s at 25 ms) runs BENCH_ROUNDS times. */
+const MIN_ROUNDS = 5;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'A,B,C,D').split(','));
 const log = (...parts) => console.log(...parts);
 
@@ -35,6 +37,27 @@ function build() {
 function rssMb(pid, field = 'VmRSS') {
 	const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
 	return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
+function cpuMs(pid) {
+	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	const ticks = Number(fields[11]) + Number(fields[12]);
+	return (ticks * 1000) / 100;
+}
+
+/**
+ * Waits until n8n is idle (under 10 % of a core over 250 ms, at most 15 s). n8n goes on working after a
+ * webhook has answered (finishing the execution, collecting its garbage: up to 2 s of CPU after 2,000
+ * HTTP Request items), and that work must not be timed as the next variant's.
+ */
+async function idle(pid) {
+	const deadline = Date.now() + 15_000;
+	while (Date.now() < deadline) {
+		const before = cpuMs(pid);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		if (cpuMs(pid) - before < 25) return;
+	}
 }
 
 /**
@@ -238,12 +261,14 @@ async function main() {
 			const N = 2000;
 			for (const lat of (process.env.BENCH_LATENCIES ?? '0,25').split(',').map(Number)) {
 				const times = { node: [], http: [], raw: [] };
-				for (let round = 0; round < ROUNDS; round++) {
+				for (let round = 0; round < Math.max(ROUNDS, MIN_ROUNDS); round++) {
 					const order = round % 2 === 0 ? ['node', 'http', 'raw'] : ['raw', 'http', 'node'];
 					for (const variant of order) {
+						if (variant === 'raw' && round >= ROUNDS) continue;
 						await reset();
 						await latency(lat);
 						const items = emails(N, `${variant}${round}x`);
+						await idle(n8n.pid);
 						const { ms } =
 							variant === 'raw'
 								? await rawLoop(items)
@@ -257,7 +282,7 @@ async function main() {
 				}
 				const [node, http, raw] = [median(times.node), median(times.http), median(times.raw)];
 				log(
-					`A. ${N} Lead › Create at ${lat} ms: node ${node.toFixed(2)} ms/item, HTTP Request ${http.toFixed(2)}, raw loop ${raw.toFixed(2)} (medians of ${ROUNDS})`,
+					`A. ${N} Lead › Create at ${lat} ms: node ${node.toFixed(2)} ms/item, HTTP Request ${http.toFixed(2)}, raw loop ${raw.toFixed(2)} (medians of ${times.node.length}, raw loop ${times.raw.length})`,
 				);
 				const target = lat === 0 ? 1.25 : 1.0;
 				row(
@@ -275,6 +300,7 @@ async function main() {
 			await reset({ rate_limit: { requests: 3000, window_seconds: 60 } });
 			await control('PUT', '/_sandbox/faults', { latency_ms: 50, methods: ['POST'] });
 			await control('DELETE', '/_sandbox/requests');
+			await idle(n8n.pid);
 			const { ms, body } = await hook('node-create', emails(N, 'b'));
 			const requests = await control('GET', '/_sandbox/requests');
 			const posts = requests.filter((r) => r.method === 'POST');
@@ -332,6 +358,7 @@ async function main() {
 				const times = { node: [], http: [] };
 				for (let round = 0; round < ROUNDS; round++) {
 					for (const variant of round % 2 === 0 ? ['node', 'http'] : ['http', 'node']) {
+						await idle(n8n.pid);
 						const { ms, body } = await hook(variant === 'node' ? ours : theirs, items);
 						if (body.length !== items.length || body.some((item) => item.error !== undefined)) {
 							throw new Error(
@@ -359,13 +386,13 @@ async function main() {
 			const mb = (bytes) => bytes / 1024 / 1024;
 			// The 5,000-lead run takes about 0.15 s, so one hiccup moves the time ratio by a whole unit: every
 			// figure is the median of at least 5 rounds, variants and sizes alternating their order.
-			for (let round = 0; round < Math.max(ROUNDS, D_ROUNDS); round++) {
+			for (let round = 0; round < Math.max(ROUNDS, MIN_ROUNDS); round++) {
 				for (const variant of round % 2 === 0 ? ['node', 'http'] : ['http', 'node']) {
 					for (const size of round % 2 === 0 ? SIZES : [...SIZES].reverse()) {
 						await reset();
 						await control('POST', '/_sandbox/seed', { seed: 9, leads: size });
-						await new Promise((resolve) => setTimeout(resolve, 1500));
 						const figure = figures[`${variant} ${size}`];
+						await idle(n8n.pid);
 						const timed = await hook(`${variant}-getall`, [{}]);
 						if (timed.body?.id === undefined)
 							throw new Error(`D ${variant} ${size}: no lead in ${JSON.stringify(timed.body)}`);
