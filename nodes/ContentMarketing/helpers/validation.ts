@@ -205,3 +205,17 @@ export function assertText(
 	assertFilled.call(this, value, field, itemIndex, kind);
 	return readOptionalText.call(this, value, field, itemIndex) as string;
 }
+
+/** docs/api-contract.md §4: the search `q` of the lead and resource lists is 1 to 200 characters. */
+export const SEARCH_MAX_LENGTH = 200;
+
+/** The Search filter of a Get Many: added, text, and no longer than the service accepts. */
+export function assertSearchText(
+	this: NodeContext,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
+	const text = assertText.call(this, value, field, itemIndex);
+	return assertMaxLength.call(this, text, SEARCH_MAX_LENGTH, field, itemIndex);
+}

@@ -5,6 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { SEARCH_MAX_LENGTH } from '../helpers/validation';
 import { trimmedText } from '../helpers/values';
 import { apiRequest } from '../transport';
 import { readPage } from '../transport/paging';
@@ -20,7 +21,7 @@ async function searchPage(
 	serverSearch: boolean,
 ): Promise<{ items: IDataObject[]; next?: string }> {
 	const qs: IDataObject = { limit: PAGE_SIZE };
-	if (serverSearch && filter) qs.q = filter.slice(0, 200);
+	if (serverSearch && filter) qs.q = filter.slice(0, SEARCH_MAX_LENGTH);
 	if (paginationToken) qs.cursor = paginationToken;
 	return readPage<IDataObject>(await apiRequest.call(this, 'GET', path, { qs }));
 }

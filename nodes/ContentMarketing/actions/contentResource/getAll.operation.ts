@@ -17,6 +17,7 @@ import {
 	assertCollectionFilled,
 	assertEnum,
 	assertMaxLength,
+	assertSearchText,
 	assertText,
 } from '../../helpers/validation';
 import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '../../helpers/vocabulary';
@@ -102,15 +103,8 @@ function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	for (const [key, value] of Object.entries(filters)) {
 		if (!(key in FILTER_NAMES)) qs[key] = typeof value === 'string' ? value.trim() : value;
 	}
-	if (filters.q !== undefined) {
-		qs.q = assertMaxLength.call(
-			this,
-			assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex),
-			200,
-			FILTER_NAMES.q,
-			itemIndex,
-		);
-	}
+	if (filters.q !== undefined)
+		qs.q = assertSearchText.call(this, filters.q, FILTER_NAMES.q, itemIndex);
 	if (filters.tag !== undefined) {
 		const tag = assertText.call(this, filters.tag, FILTER_NAMES.tag, itemIndex);
 		qs.tag = assertMaxLength.call(this, tag, LIMITS.tag, FILTER_NAMES.tag, itemIndex);
@@ -137,9 +131,6 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = readQuery.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
-		return (await apiRequestAllItems.call(this, '/v1/resources', qs, {
-			limit,
-			itemIndex,
-		})) as IDataObject[];
+		return await apiRequestAllItems.call(this, '/v1/resources', qs, { limit, itemIndex });
 	});
 }

@@ -20,8 +20,7 @@ import {
 	assertCollectionFilled,
 	assertEnum,
 	assertId,
-	assertMaxLength,
-	assertText,
+	assertSearchText,
 	idExample,
 } from '../../helpers/validation';
 import { readInteger } from '../../helpers/values';
@@ -168,15 +167,8 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 			itemIndex,
 		);
 	}
-	if (filters.q !== undefined) {
-		qs.q = assertMaxLength.call(
-			this,
-			assertText.call(this, filters.q, FILTER_NAMES.q, itemIndex),
-			200,
-			FILTER_NAMES.q,
-			itemIndex,
-		);
-	}
+	if (filters.q !== undefined)
+		qs.q = assertSearchText.call(this, filters.q, FILTER_NAMES.q, itemIndex);
 	return qs;
 }
 
