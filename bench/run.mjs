@@ -210,19 +210,21 @@ async function main() {
 		};
 		const emails = (count, tag) =>
 			Array.from({ length: count }, (_, i) => ({ email: `${tag}${i}@bench.example` }));
-		const leadCount = async () => {
-			let count = 0;
+		/** Every lead of the account, read page by page through the API. */
+		const allLeads = async () => {
+			const leads = [];
 			let cursor = null;
 			do {
 				const page = await client.api(
 					'GET',
 					`/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
 				);
-				count += page.data.length;
+				leads.push(...page.data);
 				cursor = page.next_cursor;
 			} while (cursor);
-			return count;
+			return leads;
 		};
+		const leadCount = async () => (await allLeads()).length;
 		const rawLoop = async (items) => {
 			const started = performance.now();
 			for (const item of items) {
@@ -340,16 +342,7 @@ async function main() {
 		if (ONLY.has('C')) {
 			await reset();
 			await control('POST', '/_sandbox/seed', { seed: 5, leads: 10000 });
-			const ids = [];
-			let cursor = null;
-			do {
-				const page = await client.api(
-					'GET',
-					`/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
-				);
-				ids.push(...page.data.map((lead) => ({ id: lead.id })));
-				cursor = page.next_cursor;
-			} while (cursor);
+			const ids = (await allLeads()).map((lead) => ({ id: lead.id }));
 			await latency(25);
 			for (const [what, items, ours, theirs] of [
 				['Update 2,000 leads', ids.slice(0, 2000), 'node-update', 'http-update'],
