@@ -12,6 +12,7 @@ import {
 	analyzePackage,
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import { runtimeWorkflowImports, supportedWorkflowExports } from './compat.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -178,6 +179,25 @@ execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
 	cwd: root,
 	stdio: 'inherit',
 });
+/** The built package's runtime imports from n8n-workflow exist in the n8n-workflow of every supported n8n. */
+function checkWorkflowImports() {
+	const uses = runtimeWorkflowImports(path.join(root, 'dist'));
+	const problems = [];
+	for (const { n8n, version, names } of supportedWorkflowExports()) {
+		for (const [name, files] of uses) {
+			if (!names.has(name))
+				problems.push(
+					`${name} is not exported by n8n-workflow ${version} (n8n ${n8n}), used in ${[...files].join(', ')}`,
+				);
+		}
+	}
+	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
+}
+
+report(
+	'runtime imports from n8n-workflow exist in n8n 2.8.4 (n8n-workflow 2.8.0) and n8n 2.41.3 (2.41.0)',
+	checkWorkflowImports(),
+);
 report(
 	'scanner on the source (package.json, nodes/, credentials/)',
 	await analyzePackage(root, SOURCE_FILE_PATTERNS),

@@ -161,6 +161,44 @@ test('cancelling the execution stops new requests at once: only those already se
 	expect(result.items).toHaveLength(0);
 });
 
+test('cancelling the execution while a retry waits ends the wait at once: nothing is sent again', async () => {
+	// A real wait (no virtual sleep): the service asks for 2 s, the user stops after 200 ms.
+	proxy.reset({
+		rule: (request) =>
+			request.method === 'POST'
+				? {
+						status: 429,
+						headers: { 'retry-after': '2' },
+						body: { error: { code: 'rate_limited', message: 'slow down' } },
+					}
+				: 'forward',
+	});
+	let cancelledAt = 0;
+	const cancel = new Promise<void>((resolve) => {
+		const check = setInterval(() => {
+			if (posts().length < 1) return;
+			clearInterval(check);
+			setTimeout(() => {
+				cancelledAt = Date.now();
+				resolve();
+			}, 200);
+		}, 1);
+	});
+
+	const result = await bed.run(
+		{ ...create, options: { maxParallelRequests: 1 } },
+		{ input: emails(3), cancelOn: cancel },
+	);
+	const stoppedAfter = Date.now() - cancelledAt;
+	// Past the end of the 2 s the service asked for: a retry that still waited would have been sent.
+	await new Promise((resolve) => setTimeout(resolve, 2_300));
+
+	expect(cancelledAt).toBeGreaterThan(0);
+	expect(stoppedAfter).toBeLessThan(1_000);
+	expect(posts()).toHaveLength(1);
+	expect(result.items).toHaveLength(0);
+});
+
 test('a 429 storm makes every sender wait for the Retry-After, then all items are created once', async () => {
 	let refusedCount = 0;
 	proxy.reset({

@@ -1,8 +1,8 @@
 // Replaces n8n-workflow's sleep helpers (used by the node's transport for retry waits) with ones that
 // record the requested delay and resolve at once, so tests with hundreds of injected 429s stay fast while
 // still asserting how long the node would have waited.
-// The built node calls `sleepWithAbort` through n8n-workflow's index, whose getter reads the utils
-// module's export at call time, so replacing it there reaches the node.
+// The built node calls `sleep` through n8n-workflow's index, whose getter reads the utils module's export
+// at call time, so replacing it there reaches the node.
 import * as utils from 'n8n-workflow/dist/cjs/utils';
 
 export interface VirtualSleep {
@@ -13,18 +13,12 @@ export interface VirtualSleep {
 
 export function virtualSleep(): VirtualSleep {
 	const delays: number[] = [];
-	const sleepWithAbort = jest
-		.spyOn(utils, 'sleepWithAbort')
-		.mockImplementation(async (ms: number) => {
-			delays.push(ms);
-		});
 	const sleep = jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
 		delays.push(ms);
 	});
 	return {
 		delays,
 		restore() {
-			sleepWithAbort.mockRestore();
 			sleep.mockRestore();
 		},
 	};

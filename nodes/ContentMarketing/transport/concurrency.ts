@@ -1,4 +1,4 @@
-import { sleepWithAbort } from 'n8n-workflow';
+import { sleepUnlessCancelled } from './wait';
 
 /** Default of Options › Max Parallel Requests: enough to hide 25–50 ms of latency also on a busy host. */
 export const DEFAULT_MAX_PARALLEL = 100;
@@ -137,7 +137,7 @@ export class AdaptiveLimit {
 		const previous = this.pause ?? Promise.resolve();
 		this.pauseEnds = ends;
 		const pause: Promise<void> = previous
-			.then(async () => await sleepWithAbort(extra, signal))
+			.then(async () => await sleepUnlessCancelled(extra, signal))
 			.finally(() => {
 				if (this.pause === pause) this.pause = undefined;
 				this.wake();

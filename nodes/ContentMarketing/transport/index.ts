@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/items';
 import { connectionApiError, readServiceError, redirectApiError, serviceApiError } from './errors';
@@ -20,6 +20,7 @@ import {
 } from './retry';
 import type { ApiContext } from './session';
 import { sessionOf } from './session';
+import { sleepUnlessCancelled } from './wait';
 import { isObject } from '../helpers/values';
 
 export type { ApiContext } from './session';
@@ -189,7 +190,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 			limit.answered(sent, 'error');
 			if (replayable && attempt < MAX_RETRIES && isTransientNetworkError(error)) {
 				mayHaveBeenProcessed = true;
-				await sleepWithAbort(backoffDelay(attempt), signal);
+				await sleepUnlessCancelled(backoffDelay(attempt), signal);
 				continue;
 			}
 			// n8n-core's own error may carry the request options (and so the Authorization header): not passed on.
@@ -244,7 +245,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 				await limit.pauseFor(retryAfterDelay(headers) ?? backoffDelay(attempt), signal);
 			} else {
 				mayHaveBeenProcessed = true;
-				await sleepWithAbort(backoffDelay(attempt), signal);
+				await sleepUnlessCancelled(backoffDelay(attempt), signal);
 			}
 			continue;
 		}
