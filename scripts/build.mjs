@@ -36,13 +36,16 @@ copyAssets('credentials');
 // Output schemas (scripts/generate-schemas.ts): n8n serves <node folder>/__schema__/v<version>/<resource>/
 // <operation>.json for GET /schemas/<node type>/<version>/... (cli's LoadNodesAndCredentials.resolveSchema),
 // the version padded to three parts, so there is one copy per version of the node.
+// The triggers share the vendor folder but have no operations: only the action node's versions count.
 for (const node of JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).n8n.nodes) {
 	const source = path.join(root, path.dirname(node).replace(/^dist\//, ''), SCHEMA_DIR);
 	if (!existsSync(source)) continue;
+	const NodeClass = Object.values(require(path.join(root, node)))[0];
+	const { description } = new NodeClass();
+	if (description.group.includes('trigger')) continue;
 	// tsc emitted the version-less sources too (tsconfig includes nodes/**/*.json): only the copies below stay.
 	rmSync(path.join(root, path.dirname(node), SCHEMA_DIR), { recursive: true, force: true });
-	const NodeClass = Object.values(require(path.join(root, node)))[0];
-	const versions = [new NodeClass().description.version].flat();
+	const versions = [description.version].flat();
 	for (const version of versions) {
 		const padded = String(version).split('.').concat(['0', '0']).slice(0, 3).join('.');
 		cpSync(source, path.join(root, path.dirname(node), SCHEMA_DIR, `v${padded}`), {

@@ -87,6 +87,43 @@ function checkNodeImports() {
 }
 
 /**
+ * The vendor folder (nodes/ContentMarketing/, after n8n-nodes-base's Airtable): each node's own code lives in
+ * its folder, next to its .node.ts; everything else there (transport/, helpers/, methods/, leadEvents/) is
+ * shared. No node's code imports another node's, and shared code imports no node's.
+ */
+const VENDOR = 'nodes/ContentMarketing';
+const NODE_FOLDERS = {
+	ContentMarketing: 'actions',
+	ContentMarketingTrigger: 'trigger',
+	ContentMarketingPollTrigger: 'pollTrigger',
+};
+function ownerOf(file) {
+	const rel = path.posix.relative(VENDOR, file);
+	const nodeFile = rel.match(/^(\w+)\.node\.ts$/);
+	if (nodeFile) return nodeFile[1];
+	const top = rel.split('/')[0];
+	return Object.keys(NODE_FOLDERS).find((node) => NODE_FOLDERS[node] === top);
+}
+function checkNodeFolders() {
+	const problems = [];
+	for (const entry of readdirSync(path.join(root, VENDOR), { recursive: true })) {
+		if (!String(entry).endsWith('.ts')) continue;
+		const file = path.posix.join(VENDOR, String(entry).split(path.sep).join('/'));
+		const text = readFileSync(path.join(root, file), 'utf8');
+		const owner = ownerOf(file);
+		for (const [, spec] of text.matchAll(/\bfrom\s*['"](\.[^'"]*)['"]/g)) {
+			const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+			const targetOwner = ownerOf(`${target}.ts`) ?? ownerOf(`${target}/index.ts`);
+			if (targetOwner !== undefined && targetOwner !== owner)
+				problems.push(
+					`${file} (${owner ?? 'shared'}) imports ${spec}, which belongs to ${targetOwner}`,
+				);
+		}
+	}
+	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
+}
+
+/**
  * The output schema every operation of the action node needs in the tarball, once per node version:
  * dist/nodes/<Node>/__schema__/v<x.y.z>/<resource>/<operation>.json (scripts/build.mjs, generate-schemas.ts).
  */
@@ -170,6 +207,10 @@ function checkPublishWorkflow() {
 
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
 report('nodes/, credentials/ import only n8n-workflow, zod and node:crypto', checkNodeImports());
+report(
+	"nodes/ContentMarketing/: no node's folder imports another node's, shared code imports none",
+	checkNodeFolders(),
+);
 report(
 	'.github/workflows/publish.yml: parses, provenance on a version tag, id-token: write, CI checks first',
 	checkPublishWorkflow(),

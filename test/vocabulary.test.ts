@@ -5,7 +5,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import * as nodes from '../nodes/ContentMarketing/helpers/vocabulary';
 import { ContentMarketing } from '../nodes/ContentMarketing/ContentMarketing.node';
-import { ContentMarketingTrigger } from '../nodes/ContentMarketingTrigger/ContentMarketingTrigger.node';
+import { ContentMarketingTrigger } from '../nodes/ContentMarketing/ContentMarketingTrigger.node';
 import { GRANULARITIES, RANKING_SORTS } from '../sandbox/src/behaviour/analytics-query';
 import type { RankingSort } from '../sandbox/src/behaviour/analytics-reports';
 import type { Granularity } from '../sandbox/src/behaviour/calendar';

@@ -8,7 +8,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
 import { properties } from './actions/versionDescription';
-import { listSearch, loadOptions } from './methods';
+import * as loadOptions from './actions/loadOptions';
+import * as listSearch from './methods/listSearch';
 
 export class ContentMarketing implements INodeType {
 	description: INodeTypeDescription = {

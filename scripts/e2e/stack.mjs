@@ -13,7 +13,7 @@ import { startSmtpSink } from './smtp-sink.mjs';
 
 const BUILT_NODES = [
 	'dist/nodes/ContentMarketing/ContentMarketing.node.js',
-	'dist/nodes/ContentMarketingTrigger/ContentMarketingTrigger.node.js',
+	'dist/nodes/ContentMarketing/ContentMarketingTrigger.node.js',
 	'dist/credentials/ContentMarketingApi.credentials.js',
 ];
 

@@ -1,6 +1,6 @@
 // A large backlog (5,000 events after a weekend) is emitted completely, in order, within the stated bound:
 // the events list at most MAX_EVENTS_PER_POLL (1,000) per poll, the fallback all in one poll.
-import { MAX_EVENTS_PER_POLL } from '../../dist/nodes/ContentMarketingPollTrigger/eventsSource';
+import { MAX_EVENTS_PER_POLL } from '../../dist/nodes/ContentMarketing/pollTrigger/eventsSource';
 import {
 	createLeads,
 	describeItems,

@@ -1,7 +1,7 @@
 // What the leads-list fallback cannot see (README, docs/api-contract.md §14 "Fallback"), shown next to the events list.
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_STATUSES } from '../../dist/nodes/ContentMarketingPollTrigger/leadsSource';
+import { MAX_REMEMBERED_STATUSES } from '../../dist/nodes/ContentMarketing/pollTrigger/leadsSource';
 import { createLeads, describeItems, pollSetup, poller, useSource } from './poll-bed';
 
 const { sandbox, harness } = pollSetup();

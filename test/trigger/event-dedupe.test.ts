@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
-import type { SeenIds } from '../../dist/nodes/ContentMarketingTrigger/eventDedupe';
+import type { SeenIds } from '../../dist/nodes/ContentMarketing/trigger/eventDedupe';
 import {
 	DEDUPE_HORIZON_SECONDS,
 	DEDUPE_MAX_IDS,
 	claimEvent,
 	forgetScope,
 	toSeenIds,
-} from '../../dist/nodes/ContentMarketingTrigger/eventDedupe';
+} from '../../dist/nodes/ContentMarketing/trigger/eventDedupe';
 
 /**
  * The de-duplication module alone, with n8n's static-data semantics played by hand: each call

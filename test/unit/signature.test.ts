@@ -8,7 +8,7 @@ import {
 	parseSignatureHeader,
 	readSignatureHeader,
 	verifySignature,
-} from '../../dist/nodes/ContentMarketingTrigger/signature';
+} from '../../dist/nodes/ContentMarketing/trigger/signature';
 
 const SECRET = 'whsec_unit_test_secret';
 const NOW = 1_750_000_000;

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readSimplify, simplifyField } from '../../helpers/descriptions';
+import { readSimplify, simplifyField } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import type { Operation } from '../types';

@@ -6,12 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	readLimit,
-	readSortOptions,
-	returnAllOrLimit,
-	sortOptions,
-} from '../../helpers/descriptions';
+import { readLimit, readSortOptions, returnAllOrLimit, sortOptions } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import {
 	assertCollectionFilled,

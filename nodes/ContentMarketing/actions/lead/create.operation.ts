@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readCustomFields } from '../../helpers/customFields';
+import { readCustomFields } from '../helpers/customFields';
 import { forEachItem } from '../../helpers/items';
 import { assertEmail, assertEnum, assertMaxLength } from '../../helpers/validation';
 import { readOptionalText } from '../../helpers/values';

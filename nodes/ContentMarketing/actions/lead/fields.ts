@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CUSTOM_FIELDS_JSON_LABEL, CUSTOM_FIELDS_UI_LABEL } from '../../helpers/customFields';
-import { labelledOptions } from '../../helpers/descriptions';
+import { CUSTOM_FIELDS_JSON_LABEL, CUSTOM_FIELDS_UI_LABEL } from '../helpers/customFields';
+import { labelledOptions } from '../helpers/descriptions';
 import { idExample, idPattern } from '../../helpers/validation';
 import type { LeadStatus, SourceChannel } from '../../helpers/vocabulary';
 

@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readSimplify, simplifyField } from '../../helpers/descriptions';
+import { readSimplify, simplifyField } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../../helpers/locator';
-import { simplifyLead } from '../../helpers/simplifyLead';
+import { getLocatorId } from '../helpers/locator';
+import { simplifyLead } from '../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocator } from './fields';
 

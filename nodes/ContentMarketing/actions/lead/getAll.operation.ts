@@ -13,9 +13,9 @@ import {
 	returnAllOrLimit,
 	simplifyField,
 	sortOptions,
-} from '../../helpers/descriptions';
+} from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { simplifyLead } from '../../helpers/simplifyLead';
+import { simplifyLead } from '../helpers/simplifyLead';
 import {
 	assertCollectionFilled,
 	assertEnum,

@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import type { NodeError } from '../../helpers/items';
 import { asNodeError, errorItem, runInParallel } from '../../helpers/items';
 import { describeItems, withItem, withItems, withoutItems } from '../../helpers/itemErrors';
-import { getLocatorId } from '../../helpers/locator';
+import { getLocatorId } from '../helpers/locator';
 import { isObject, trimmedText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { serviceApiError } from '../../transport/errors';

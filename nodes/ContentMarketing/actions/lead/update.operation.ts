@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readCustomFields } from '../../helpers/customFields';
+import { readCustomFields } from '../helpers/customFields';
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../../helpers/locator';
+import { getLocatorId } from '../helpers/locator';
 import { invalidField } from '../../helpers/itemErrors';
 import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation';
 import { readOptionalText } from '../../helpers/values';

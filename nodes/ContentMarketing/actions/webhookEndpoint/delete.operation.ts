@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../../helpers/locator';
+import { getLocatorId } from '../helpers/locator';
 import { apiRequest } from '../../transport';
 import { webhookLocator } from './fields';
 

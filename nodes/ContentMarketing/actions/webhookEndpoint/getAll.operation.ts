@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit } from '../../helpers/descriptions';
+import { readLimit, returnAllOrLimit } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { assertCollectionFilled, assertEnum, assertUrl } from '../../helpers/validation';
 import { readBoolean } from '../../helpers/values';

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../../helpers/locator';
+import { getLocatorId } from '../helpers/locator';
 import { invalidField } from '../../helpers/itemErrors';
 import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
 import { readBoolean, readOptionalText } from '../../helpers/values';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { NodeContext } from './itemErrors';
-import { invalidField, unexpectedValue } from './itemErrors';
-import { isObject, readObject, trimmedText } from './values';
+import type { NodeContext } from '../../helpers/itemErrors';
+import { invalidField, unexpectedValue } from '../../helpers/itemErrors';
+import { isObject, readObject, trimmedText } from '../../helpers/values';
 
 /** docs/api-contract.md §5: at most 50 keys; a key starts with a letter; values are strings up to 1,000 characters, numbers, booleans or null. */
 const KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;

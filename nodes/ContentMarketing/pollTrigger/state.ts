@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Position } from './position';
-import { isObject } from '../ContentMarketing/helpers/values';
+import { isObject } from '../helpers/values';
 
 /**
  * What the node keeps in its static data. n8n saves it when a poll returns items and after the first

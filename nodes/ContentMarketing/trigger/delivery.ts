@@ -1,10 +1,10 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { readEndpoints, readSeen, setSeen } from './endpointStore';
-import type { DeliveredEvent } from './event';
-import { leadOf, parseEvent, passesFilters, toOutput } from './event';
-import { claimEvent } from './eventDedupe';
-import { dedupeScope, leadFilters, simplifyOutput, subscribedEvents } from './params';
+import type { DeliveredEvent } from '../leadEvents/event';
+import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
+import { claimEvent, dedupeScope } from './eventDedupe';
+import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
 import { readSignatureHeader, verifySignature } from './signature';
 
 /** Answers the request itself (n8n then sends nothing) and starts no execution. */

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { LeadEvent } from './leadEvent';
 import { INITIAL_STATUS, synthesizedEvent } from './leadEvent';
-import { apiScanItems } from '../ContentMarketing/transport';
+import { apiScanItems } from '../transport';
 import type { Position } from './position';
 import { advance, isNew, START, timeOf } from './position';
 

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../ContentMarketing/helpers/items';
+import { asNodeError } from '../helpers/items';
 import { currentEventsPosition, eventsAfter, latestEvent } from './eventsSource';
 import type { LeadEvent } from './leadEvent';
 import { toItem } from './leadEvent';
 import { currentLeadsCursor, latestLeadEvent, leadEventsSince } from './leadsSource';
-import { pollEventTypes, pollLeadFilters, pollSimplify } from './params';
+import { leadFilters, selectedEvents, simplifyOutput } from '../leadEvents/params';
 import type { PollState } from './state';
 import { readState, writeState } from './state';
 
@@ -45,8 +45,8 @@ async function testEvent(
 	types: string[],
 ): Promise<INodeExecutionData[][] | null> {
 	const node = this.getNode();
-	const filters = pollLeadFilters.call(this);
-	const simplify = pollSimplify.call(this);
+	const filters = leadFilters.call(this);
+	const simplify = simplifyOutput.call(this);
 	const wanted = (event: LeadEvent) =>
 		types.includes(event.type) && toItem(node, event, filters, simplify) !== undefined;
 	let event: LeadEvent | undefined;
@@ -66,7 +66,7 @@ async function testEvent(
  * state as it was, so the next poll reads the same events again (docs/api-contract.md §14, "Polling").
  */
 export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const types = pollEventTypes.call(this);
+	const types = selectedEvents.call(this);
 	if (this.getMode() === 'manual') return await testEvent.call(this, types);
 
 	const data: IDataObject = this.getWorkflowStaticData('node');
@@ -79,8 +79,8 @@ export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecuti
 
 	const { events, next } = await newEvents.call(this, state, types);
 	const node = this.getNode();
-	const filters = pollLeadFilters.call(this);
-	const simplify = pollSimplify.call(this);
+	const filters = leadFilters.call(this);
+	const simplify = simplifyOutput.call(this);
 	const items = events
 		.filter((event) => types.includes(event.type))
 		.map((event) => toItem(node, event, filters, simplify))

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { LeadFilters } from './params';
-import { isObject } from '../ContentMarketing/helpers/values';
+import { isObject } from '../helpers/values';
 
 /** A delivery body (docs/api-contract.md §10): `{ id, type, created_at, api_version, account_id, data }`. */
 export interface DeliveredEvent {

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchResources } from '../ContentMarketing/methods/listSearch';
-import { triggerProperties } from '../ContentMarketingTrigger/description';
-import { pollLeadEvents } from './poll';
+import { searchResources } from './methods/listSearch';
+import { leadEventProperties } from './leadEvents/description';
+import { pollLeadEvents } from './pollTrigger/poll';
 
 export class ContentMarketingPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,7 +34,7 @@ export class ContentMarketingPollTrigger implements INodeType {
 		],
 		// The webhook trigger's fields, so that a workflow can switch triggers without other changes. A copy:
 		// n8n's loader prepends Poll Times to a polling node's array, which must not reach the other node.
-		properties: [...triggerProperties],
+		properties: [...leadEventProperties],
 	};
 
 	methods = {

@@ -5,9 +5,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { assertCollectionFilled, assertEnum } from './validation';
-import { isObject, readBoolean, readInteger } from './values';
-import { SORT_ORDERS } from './vocabulary';
+import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
+import { isObject, readBoolean, readInteger } from '../../helpers/values';
+import { SORT_ORDERS } from '../../helpers/vocabulary';
 
 /** The Return All switch and the Limit it hides, of a list operation; read them with `readLimit`. */
 export const returnAllOrLimit: INodeProperties[] = [

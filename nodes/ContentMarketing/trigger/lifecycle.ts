@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../ContentMarketing/transport';
+import { apiRequest, apiRequestAllItems } from '../transport';
 import { getRecord, removeRecord, setRecord } from './endpointStore';
-import { forgetScope } from './eventDedupe';
-import { dedupeScope, selectedEvents } from './params';
+import { dedupeScope, forgetScope } from './eventDedupe';
+import { selectedEvents } from '../leadEvents/params';
 
 /** An endpoint as `GET /v1/webhooks` lists it (docs/api-contract.md §10); only what the lifecycle reads. */
 interface RemoteEndpoint {

@@ -1,11 +1,11 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DeliveredEvent } from '../ContentMarketingTrigger/event';
-import { leadOf, passesFilters, toOutput } from '../ContentMarketingTrigger/event';
-import type { LeadFilters } from '../ContentMarketingTrigger/params';
+import type { DeliveredEvent } from '../leadEvents/event';
+import { leadOf, passesFilters, toOutput } from '../leadEvents/event';
+import type { LeadFilters } from '../leadEvents/params';
 import { timeOf } from './position';
-import { isObject } from '../ContentMarketing/helpers/values';
+import { isObject } from '../helpers/values';
 
 /** An event as the webhook delivers it (docs/api-contract.md §10 body), whichever source it came from. */
 export interface LeadEvent extends DeliveredEvent {

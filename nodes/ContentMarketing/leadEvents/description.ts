@@ -1,14 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const triggerProperties: INodeProperties[] = [
-	{
-		// The service accepts only https:// webhook URLs and delivers from the internet (docs/api-contract.md §10).
-		displayName:
-			"The service delivers events only to a public HTTPS URL: set n8n's WEBHOOK_URL to your instance's public address. If the internet cannot reach this n8n, use the Content Marketing Poll Trigger instead.",
-		name: 'reachabilityNotice',
-		type: 'notice',
-		default: '',
-	},
+/** The parameters both triggers take, with the same names and meaning (read by leadEvents/params.ts). */
+export const leadEventProperties: INodeProperties[] = [
 	{
 		displayName: 'Events',
 		name: 'events',

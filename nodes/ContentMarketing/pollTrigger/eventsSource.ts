@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { LeadEvent } from './leadEvent';
 import { readListedEvent } from './leadEvent';
-import { apiScanItems } from '../ContentMarketing/transport';
+import { apiScanItems } from '../transport';
 import type { Position } from './position';
 import { advance, isNew, secondBefore, START } from './position';
 

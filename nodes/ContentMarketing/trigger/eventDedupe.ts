@@ -23,6 +23,8 @@
  * Kept small: ids expire after the service's retry horizon and the newest `DEDUPE_MAX_IDS` are kept.
  */
 
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
 /** Ids are kept per endpoint, newest first, up to this many (about 200 kB of static data). */
 export const DEDUPE_MAX_IDS = 5000;
 
@@ -39,6 +41,11 @@ const MAX_MEMORY_SCOPES = 200;
 export type SeenIds = Record<string, number>;
 
 const memory = new Map<string, SeenIds>();
+
+/** In-memory de-duplication scope: one per workflow, trigger node and endpoint. */
+export function dedupeScope(this: IHookFunctions | IWebhookFunctions, endpointId: string): string {
+	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}\u0000${endpointId}`;
+}
 
 function emptySeen(): SeenIds {
 	return Object.create(null) as SeenIds;

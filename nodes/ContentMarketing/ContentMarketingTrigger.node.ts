@@ -1,5 +1,6 @@
 import type {
 	IHookFunctions,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -7,10 +8,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchResources } from '../ContentMarketing/methods/listSearch';
-import { receiveDelivery } from './delivery';
-import { triggerProperties } from './description';
-import { checkExists, create, remove } from './lifecycle';
+import { searchResources } from './methods/listSearch';
+import { receiveDelivery } from './trigger/delivery';
+import { leadEventProperties } from './leadEvents/description';
+import { checkExists, create, remove } from './trigger/lifecycle';
+
+/** Only the webhook trigger needs a public URL; the poll trigger is the way around it. */
+const reachabilityNotice: INodeProperties = {
+	// The service accepts only https:// webhook URLs and delivers from the internet (docs/api-contract.md §10).
+	displayName:
+		"The service delivers events only to a public HTTPS URL: set n8n's WEBHOOK_URL to your instance's public address. If the internet cannot reach this n8n, use the Content Marketing Poll Trigger instead.",
+	name: 'reachabilityNotice',
+	type: 'notice',
+	default: '',
+};
 
 export class ContentMarketingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,7 +56,7 @@ export class ContentMarketingTrigger implements INodeType {
 				path: 'webhook',
 			},
 		],
-		properties: triggerProperties,
+		properties: [reachabilityNotice, ...leadEventProperties],
 	};
 
 	methods = {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SeenIds } from './eventDedupe';
 import { toSeenIds } from './eventDedupe';
-import { isObject } from '../ContentMarketing/helpers/values';
+import { isObject } from '../helpers/values';
 
 /**
  * What the node keeps in its static data, per webhook URL:
