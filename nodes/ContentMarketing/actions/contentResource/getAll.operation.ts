@@ -6,7 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, readSortOptions, returnAllOrLimit, sortOptions } from '../helpers/descriptions';
+import {
+	collectionLabels,
+	readLimit,
+	readSortOptions,
+	returnAllOrLimit,
+	sortOptions,
+} from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import {
 	assertCollectionFilled,
@@ -79,12 +85,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = {
-	q: 'Search',
-	status: 'Status',
-	tag: 'Tag',
-	type: 'Type',
-};
+const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/resources (docs/api-contract.md §4) from the Filters and Options collections,

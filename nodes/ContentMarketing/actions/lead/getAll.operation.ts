@@ -7,6 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	collectionLabels,
 	readLimit,
 	readSimplify,
 	readSortOptions,
@@ -108,14 +109,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = {
-	assigned_to: 'Assigned To',
-	days: 'Created in the Last N Days',
-	q: 'Search',
-	source_channel: 'Source Channel',
-	source_resource_id: 'Source Resource ID',
-	status: 'Status',
-};
+const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/leads (docs/api-contract.md §4) from the Filters and Options collections,

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit } from '../helpers/descriptions';
+import { collectionLabels, readLimit, returnAllOrLimit } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { assertCollectionFilled, assertEnum, assertUrl } from '../../helpers/validation';
 import { readBoolean } from '../../helpers/values';
@@ -57,7 +57,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = { active: 'Active', event: 'Event', url: 'URL' };
+const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/webhooks (docs/api-contract.md §10) from the Filters collection, validated. A filter that was added but
