@@ -24,6 +24,7 @@ import {
 import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { LIMITS, RESOURCE_TYPE_OPTIONS } from './constants';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -130,3 +131,8 @@ export async function execute(
 		return await apiRequestAllItems.call(this, '/v1/resources', qs, { limit, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ limit: 20 }),
+};

@@ -28,6 +28,7 @@ import { readInteger } from '../../helpers/values';
 import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { sourceChannelOptions, statusOptions } from './fields';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -181,3 +182,8 @@ export async function execute(
 		});
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ limit: 20 }),
+};

@@ -12,6 +12,7 @@ import { assertCollectionFilled, assertEnum, assertUrl } from '../../helpers/val
 import { readBoolean } from '../../helpers/values';
 import { WEBHOOK_EVENT_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -92,3 +93,8 @@ export async function execute(
 		return await apiRequestAllItems.call(this, '/v1/webhooks', qs, { limit, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ limit: 20 }),
+};
