@@ -1,5 +1,7 @@
 // The adaptive limit of requests in flight (transport/concurrency.ts): slow start, additive increase,
 // multiplicative decrease once per round trip, the cap, and the pause every sender waits for after a 429.
+import { ManualExecutionCancelledError } from 'n8n-workflow';
+
 import { AdaptiveLimit } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 import { sleepUnlessCancelled } from '../../dist/nodes/ContentMarketing/transport/wait';
 
@@ -64,6 +66,6 @@ test('acquire waits while a Retry-After pause is on; a cancelled execution stops
 	void limit.pauseFor(10_000, async (ms) => await sleepUnlessCancelled(ms, controller.signal));
 	const waiting = limit.acquire(controller.signal);
 	controller.abort();
-	await expect(waiting).rejects.toBeDefined();
+	await expect(waiting).rejects.toThrow(ManualExecutionCancelledError);
 	expect(limit.active).toBe(0);
 });
