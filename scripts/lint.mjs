@@ -13,6 +13,7 @@ import {
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 import { runtimeWorkflowImports, supportedWorkflowExports } from './compat.mjs';
+import { checkDeclaredImports } from './declared-imports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -206,6 +207,10 @@ function checkPublishWorkflow() {
 }
 
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
+report(
+	'package.json: every imported package declared, every devDependency used',
+	checkDeclaredImports(root),
+);
 report('nodes/, credentials/ import only n8n-workflow, zod and node:crypto', checkNodeImports());
 report(
 	"nodes/ContentMarketing/: no node's folder imports another node's, shared code imports none",

@@ -237,19 +237,37 @@ async function offeredInEditor(stack, n8n) {
 		`n8n adds "Allowed HTTP Request Domains": ${fields.join(', ')}`,
 	);
 
-	// the credential's Test (the editor's button, on the saved credential with the key edited) still
-	// tells a good key from a refused one
+	// the credential's Test (the editor's button, on the saved credential with the key or URL edited): n8n's
+	// own tester matches the credential's rules and shows their messages (test/node/credential.test.ts
+	// checks the answers the rules read, here n8n's matching of them)
 	const { id, name } = CREDENTIALS.contentMarketing;
-	const test = async (apiKey) =>
+	const test = async (apiKey, baseUrl = stack.sandbox.url) =>
 		(
 			await restJson(n8n, cookie, 'POST', '/rest/credentials/test', {
-				credentials: { id, name, type: ours.name, data: { apiKey, baseUrl: stack.sandbox.url } },
+				credentials: { id, name, type: ours.name, data: { apiKey, baseUrl } },
 			})
 		).data;
 	const good = await test(stack.sandbox.keys.full);
 	assert.equal(good.status, 'OK', `Test with the full key: ${JSON.stringify(good)}`);
+	const slash = await test(stack.sandbox.keys.full, `${stack.sandbox.url}/v1/`);
+	assert.equal(
+		slash.status,
+		'OK',
+		`Test with the Base URL ending in /v1/: ${JSON.stringify(slash)}`,
+	);
 	const bad = await test('cm_not_a_key');
 	assert.equal(bad.status, 'Error', `Test with a wrong key: ${JSON.stringify(bad)}`);
+	assert.match(
+		bad.message,
+		/^The API key was refused \(HTTP 401 unauthorized\): check the API key\./,
+	);
+	const elsewhere = await test(stack.sandbox.keys.full, `${stack.sandbox.url}/somewhere/else`);
+	assert.equal(
+		elsewhere.status,
+		'Error',
+		`Test with a wrong Base URL: ${JSON.stringify(elsewhere)}`,
+	);
+	assert.match(elsewhere.message, /^No Content Marketing API at this Base URL: /);
 	return {
 		detail: `HTTP Request v${Math.max(...[newest.version].flat())} offers "${ours.displayName}"; Test: OK / "${bad.message}"`,
 	};

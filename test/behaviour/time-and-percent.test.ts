@@ -13,17 +13,19 @@ const start = (name: string, date: string) =>
 
 describe('time zones', () => {
 	it('accepts IANA names and quarter-hour offsets from -12:00 to +14:00', () => {
-		for (const name of [
-			'Asia/Shanghai',
-			'UTC',
-			'America/St_Johns',
-			'+05:45',
-			'-03:30',
-			'+14:00',
-			'-12:00',
-			' 08:00',
-		]) {
-			expect(parseTimeZone(name)).toBeDefined();
+		// Offsets in January 2026 (no daylight saving in St. John's then).
+		const january = Date.parse('2026-01-15T12:00:00Z');
+		for (const [name, minutes] of [
+			['Asia/Shanghai', 480],
+			['UTC', 0],
+			['America/St_Johns', -210],
+			['+05:45', 345],
+			['-03:30', -210],
+			['+14:00', 840],
+			['-12:00', -720],
+			[' 08:00', 480],
+		] as const) {
+			expect(parseTimeZone(name)?.offsetAt(january)).toBe(minutes);
 		}
 		for (const name of [
 			'Mars/Olympus',

@@ -24,9 +24,9 @@ afterAll(async () => {
 
 test('the tour runs without error, every node once', () => {
 	expect(result.error).toBeUndefined();
-	expect(result.executionOrder).toEqual(
-		expect.arrayContaining(['Hot Leads', 'Funnel', 'Top Channels', 'Create Lead', 'Sync to CRM']),
-	);
+	const nodes = readExample('content-marketing-tour.json').nodes.map((node) => node.name);
+	expect(nodes).toHaveLength(6);
+	expect([...result.executionOrder].sort()).toEqual([...nodes].sort());
 });
 
 test('Hot Leads: the five highest scores, as the API sorts them', async () => {

@@ -1,8 +1,15 @@
 // The credential's test request, run the way n8n's credential tester runs it: as the routing request of a
-// throw-away declarative node with the credential attached (packages/cli credentials-tester.service.ts).
+// throw-away declarative node with the credential attached (packages/cli credentials-tester.service.ts),
+// and what it answers in each case, which the tester's rules read. The messages the tester then shows
+// come from n8n's own rule matching: checked in a real n8n by scripts/e2e/check-http-request-credential.mjs.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ICredentialTestRequest, IHttpRequestOptions, INodeType } from 'n8n-workflow';
+import type {
+	ICredentialTestRequest,
+	IDataObject,
+	IHttpRequestOptions,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL, NodeTestBed } from './node-test-bed';
@@ -41,39 +48,33 @@ beforeAll(() => {
 	bed.harness.addNodeType(TESTER_NODE, tester);
 });
 
-/** lodash `get` for a dotted key, as the tester reads a rule's key. */
-function get(value: unknown, key: string): unknown {
-	return key
-		.split('.')
-		.reduce<unknown>(
-			(at, part) =>
-				at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined,
-			value,
-		);
-}
-
 /**
- * What n8n 2.8.4's tester would show (credentials-tester.service.ts): on a failed request the matching
- * `responseCode` rule, the status text or the error code; on an answer the first `responseSuccessBody` rule
- * whose key has its value in the answer; else "Connection successful!".
+ * The credential's test request as n8n's tester sends it: the routing request of a throw-away node with the
+ * credential attached, run by n8n-core's routing. Returns the answer the tester's rules are matched against
+ * (`responseSuccessBody`: a key's value in the answer), or the error. Which message n8n then shows is n8n's
+ * own matching, checked against a real n8n by the e2e (scripts/e2e/check-http-request-credential.mjs).
  */
-async function testCredential(data: { apiKey: string; baseUrl: string }): Promise<string> {
+async function runTestRequest(data: {
+	apiKey: string;
+	baseUrl: string;
+}): Promise<{ answer?: IDataObject; error?: Error }> {
 	bed.harness.setCredentials(CREDENTIAL, data);
 	const result = await bed.harness.runNode({ type: TESTER_NODE });
-	if (result.error !== undefined) {
-		const cause = (result.error as { cause?: { code?: string } }).cause;
-		return cause?.code ?? result.error.message;
-	}
-	const answer = result.items[0]?.json;
-	for (const rule of testRequest.rules ?? []) {
-		if (
-			rule.type === 'responseSuccessBody' &&
-			get(answer, rule.properties.key) === rule.properties.value
-		) {
-			return rule.properties.message;
-		}
-	}
-	return 'Connection successful!';
+	if (result.error !== undefined) return { error: result.error };
+	expect(result.items).toHaveLength(1);
+	return { answer: result.items[0].json };
+}
+
+/** The `responseSuccessBody` rule whose key holds `value` in an answer, by its key and value. */
+function ruleFor(key: string, value: unknown) {
+	const rule = (testRequest.rules ?? []).find(
+		(candidate) =>
+			candidate.type === 'responseSuccessBody' &&
+			candidate.properties.key === key &&
+			candidate.properties.value === value,
+	);
+	if (rule === undefined) throw new Error(`no rule for ${key} = ${String(value)}`);
+	return rule;
 }
 
 /** A server on localhost that is not the API: it answers every request with `answer`. */
@@ -95,46 +96,46 @@ async function otherServer(
 	};
 }
 
-test('a valid key and Base URL pass with one GET /v1/leads?limit=1 (an endpoint of the spec)', async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe(
-		'Connection successful!',
-	);
-	expect(await bed.requests()).toEqual([
-		expect.objectContaining({ method: 'GET', path: '/v1/leads', status: 200 }),
+test('a valid key and Base URL: one GET /v1/leads?limit=1 (an endpoint of the spec), answered with a list', async () => {
+	const { answer } = await runTestRequest({ apiKey: bed.keys.full, baseUrl: bed.url });
+	expect(Array.isArray(answer?.data)).toBe(true);
+	expect(answer?.error).toBeUndefined();
+	const requests = await bed.requests();
+	expect(requests.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
+		{ method: 'GET', path: '/v1/leads', status: 200 },
 	]);
-	expect((await bed.requests())[0]).toMatchObject({ key_role: 'full' });
+	expect(requests[0]).toMatchObject({ key_role: 'full' });
 });
 
-test('a Base URL with a trailing slash or /v1 passes too', async () => {
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/` })).toBe(
-		'Connection successful!',
-	);
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/v1/` })).toBe(
-		'Connection successful!',
-	);
+test('a Base URL with a trailing slash or /v1 reaches the same endpoint', async () => {
+	for (const baseUrl of [`${bed.url}/`, `${bed.url}/v1/`]) {
+		const { answer } = await runTestRequest({ apiKey: bed.keys.full, baseUrl });
+		expect(Array.isArray(answer?.data)).toBe(true);
+	}
+	expect((await bed.requests()).map(({ path, status }) => `${path} ${status}`)).toEqual([
+		'/v1/leads 200',
+		'/v1/leads 200',
+	]);
 });
 
-test('a read-only key passes (it may read)', async () => {
-	expect(await testCredential({ apiKey: bed.keys.read_only, baseUrl: bed.url })).toBe(
-		'Connection successful!',
-	);
+test('a read-only key is answered with the list too (it may read)', async () => {
+	const { answer } = await runTestRequest({ apiKey: bed.keys.read_only, baseUrl: bed.url });
+	expect(Array.isArray(answer?.data)).toBe(true);
 });
 
-test('a wrong or expired key says the key is wrong (not n8n\'s generic "Authorization failed")', async () => {
+test('a wrong or expired key is answered with the code the "key refused" rule reads', async () => {
+	const refused = ruleFor('error.code', 'unauthorized');
+	expect(refused.properties.message).toMatch(/^The API key was refused .*The Base URL answered/);
 	for (const apiKey of ['cmk_wrong', bed.keys.expired]) {
-		expect(await testCredential({ apiKey, baseUrl: bed.url })).toBe(
-			'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
-		);
+		const { answer } = await runTestRequest({ apiKey, baseUrl: bed.url });
+		expect((answer?.error as IDataObject | undefined)?.code).toBe('unauthorized');
 	}
 });
 
-const NOT_THE_API =
-	/^No Content Marketing API at this Base URL: GET \/v1\/leads did not answer with a list of leads/;
-
-test("a Base URL that is not the API says the URL is wrong: the API's 404, a website, a redirect", async () => {
-	expect(
-		await testCredential({ apiKey: bed.keys.full, baseUrl: `${bed.url}/somewhere/else` }),
-	).toMatch(NOT_THE_API);
+test("a Base URL that is not the API (the API's 404, a website, a missing page) answers without `data`", async () => {
+	expect(ruleFor('data', undefined).properties.message).toMatch(
+		/^No Content Marketing API at this Base URL/,
+	);
 	const website = await otherServer(() => ({
 		status: 200,
 		headers: { 'content-type': 'text/html' },
@@ -146,12 +147,12 @@ test("a Base URL that is not the API says the URL is wrong: the API's 404, a web
 		body: 'Not Found',
 	}));
 	try {
-		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: website.url })).toMatch(
-			NOT_THE_API,
-		);
-		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: missing.url })).toMatch(
-			NOT_THE_API,
-		);
+		for (const baseUrl of [`${bed.url}/somewhere/else`, website.url, missing.url]) {
+			const { answer, error } = await runTestRequest({ apiKey: bed.keys.full, baseUrl });
+			expect(error).toBeUndefined();
+			expect(answer?.data).toBeUndefined();
+			expect((answer?.error as IDataObject | undefined)?.code).not.toBe('unauthorized');
+		}
 	} finally {
 		await Promise.all([website.close(), missing.close()]);
 	}
@@ -168,30 +169,36 @@ test('a redirect to another origin is not followed: the key never leaves the Bas
 		headers: { location: `${elsewhere.url}/v1/leads?limit=1` },
 	}));
 	try {
-		expect(await testCredential({ apiKey: bed.keys.full, baseUrl: redirector.url })).toMatch(
-			NOT_THE_API,
-		);
+		const { answer, error } = await runTestRequest({
+			apiKey: bed.keys.full,
+			baseUrl: redirector.url,
+		});
+		expect(error).toBeUndefined();
+		expect(answer?.data).toBeUndefined();
 		expect(seen).toEqual([]);
 	} finally {
 		await Promise.all([elsewhere.close(), redirector.close()]);
 	}
 });
 
-test('a rate-limited key and a failing service say so, not that the key is wrong', async () => {
-	await bed.control.put('/_sandbox/faults', { rate_500: 1, path_prefix: '/v1/leads' });
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toBe(
-		'The service answered with an internal error (HTTP 500): test again later.',
-	);
-	await bed.control.put('/_sandbox/faults', { rate_429: 1, path_prefix: '/v1/leads' });
-	expect(await testCredential({ apiKey: bed.keys.full, baseUrl: bed.url })).toMatch(
-		/^The API key and Base URL are right, but the service is rate limiting this key \(HTTP 429\)/,
-	);
+test('a failing service and a rate-limited key are answered with the codes their rules read, not "unauthorized"', async () => {
+	for (const [fault, code] of [
+		['rate_500', 'server_error'],
+		['rate_429', 'rate_limited'],
+	] as const) {
+		expect(ruleFor('error.code', code).properties.message).not.toMatch(/refused/);
+		await bed.control.put('/_sandbox/faults', { [fault]: 1, path_prefix: '/v1/leads' });
+		const { answer } = await runTestRequest({ apiKey: bed.keys.full, baseUrl: bed.url });
+		expect((answer?.error as IDataObject | undefined)?.code).toBe(code);
+	}
 });
 
-test('an unreachable Base URL fails with the connection error, not a key message', async () => {
-	const message = await testCredential({ apiKey: bed.keys.full, baseUrl: 'http://127.0.0.1:9' });
-	expect(message).not.toMatch(/API key/);
-	expect(message).toMatch(/refused the connection|ECONNREFUSED/);
+test('an unreachable Base URL fails with the connection error', async () => {
+	const { error } = await runTestRequest({ apiKey: bed.keys.full, baseUrl: 'http://127.0.0.1:9' });
+	const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+	expect(`${cause?.code ?? ''} ${error?.message ?? ''}`).toMatch(
+		/ECONNREFUSED|refused the connection/,
+	);
 });
 
 describe('the key goes only to the Base URL origin (also through the HTTP Request node)', () => {

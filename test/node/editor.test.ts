@@ -1,9 +1,16 @@
 // What n8n's editor does with the node descriptions, checked on the built package as n8n loads it: the
-// parameter check the editor runs on every options field (packages/frontend ParameterInput.vue getIssues),
+// parameter check the editor runs on every options field (packages/frontend ParameterInput.vue getIssues,
+// on n8n-workflow's validateFieldType),
 // the node panel's search (codex aliases) and its merged action + trigger entry, the trigger's notice.
 import path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
-import type { INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { validateFieldType } from 'n8n-workflow';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -48,21 +55,27 @@ function allParameters(
 }
 
 /**
- * The editor's rule: an options field whose value is not one of its options is shown red with
- * 'The value "<value>" is not supported!' unless the field allows arbitrary values. A field is added with
- * its default, so the default must pass.
+ * The editor's check of an options field (editor-ui ParameterInput.vue `getIssues`): a value that is not
+ * one of the field's options is shown red, 'The value "<value>" is not supported!'. Whether a value is one
+ * of the options is decided here by n8n-workflow's own `validateFieldType(…, 'options')`. The editor skips
+ * a field that allows arbitrary values (editor-ui `shouldSkipParamValidation`, in no published package:
+ * that one condition is the only rule written here), and a field whose options are loaded from the service
+ * has none before they load. A field is added with its default, so the default must pass.
  */
 function editorIssue(property: INodeProperties): string | undefined {
 	if (property.type !== 'options' && property.type !== 'multiOptions') return undefined;
-	if (property.allowArbitraryValues) return undefined;
-	const loaded = property.typeOptions?.loadOptionsMethod !== undefined;
-	const values = loaded
-		? []
-		: (property.options ?? []).map((option) => (option as { value: unknown }).value);
+	if (property.allowArbitraryValues === true) return undefined;
+	const valueOptions =
+		property.typeOptions?.loadOptionsMethod !== undefined
+			? []
+			: ((property.options ?? []) as INodePropertyOptions[]);
 	const defaults =
 		property.type === 'multiOptions' ? (property.default as unknown[]) : [property.default];
-	const bad = defaults.find((value) => !values.includes(value as never));
-	return bad === undefined ? undefined : `The value "${String(bad)}" is not supported!`;
+	for (const value of defaults) {
+		const result = validateFieldType(property.displayName, value, 'options', { valueOptions });
+		if (!result.valid) return result.errorMessage;
+	}
+	return undefined;
 }
 
 test.each(['contentMarketing', 'contentMarketingTrigger'])(

@@ -205,7 +205,13 @@ describe('Lead: Get Many', () => {
 		expect(leads.every((lead) => lead.status === 'qualified')).toBe(true);
 		const scores = leads.map((lead) => Number(lead.score));
 		expect(scores).toEqual([...scores].sort((a, b) => a - b));
-		expect(leads[0].behavior_summary).toBeDefined();
+		// docs/api-contract.md §5: the full lead carries its behaviour summary.
+		expect(Object.keys(leads[0].behavior_summary as IDataObject)).toEqual([
+			'total_page_views',
+			'avg_dwell_seconds',
+			'max_scroll_depth',
+			'cta_clicks',
+		]);
 
 		const expected = await bed.api.get<{ data: IDataObject[] }>(
 			'/v1/leads?status=qualified&limit=100',

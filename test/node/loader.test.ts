@@ -54,6 +54,31 @@ test('the nodes and the credential load under the package name', () => {
 	]);
 });
 
+/** The parameters each node is added with (its defaults for the default resource, operation and events). */
+const ADDED_WITH: Record<string, unknown> = {
+	contentMarketing: {
+		resource: 'lead',
+		operation: 'getAll',
+		returnAll: false,
+		limit: 50,
+		simplify: true,
+		filters: {},
+		options: {},
+	},
+	contentMarketingTrigger: {
+		reachabilityNotice: '',
+		events: ['lead.created'],
+		simple: true,
+		options: {},
+	},
+	contentMarketingPollTrigger: {
+		pollTimes: { item: [{ mode: 'everyMinute' }] },
+		events: ['lead.created'],
+		simple: true,
+		options: {},
+	},
+};
+
 test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollTrigger'])(
 	'%s: icons, codex and parameters resolve',
 	(name) => {
@@ -74,7 +99,7 @@ test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollT
 			null,
 			description,
 		);
-		expect(parameters).not.toBeNull();
+		expect(parameters).toEqual(ADDED_WITH[name]);
 	},
 );
 

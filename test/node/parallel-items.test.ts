@@ -120,11 +120,10 @@ test('without Continue On Fail the first failure stops the node: nothing starts 
 
 	expect(result.error?.message).toBe('not this one (invalid_params) [item 7]');
 	const description = String((result.error as { description?: string }).description);
-	const match =
-		/The node stopped at item 7; (\d+) other items? had already been sent \([^;]*; (\d+) succeeded\)/.exec(
-			description,
-		);
-	expect(match).not.toBeNull();
+	const stopped =
+		/The node stopped at item 7; (\d+) other items? had already been sent \([^;]*; (\d+) succeeded\)/;
+	expect(description).toMatch(stopped);
+	const match = stopped.exec(description);
 	const [others, succeeded] = [Number(match?.[1]), Number(match?.[2])];
 	// Exactly the items the error names reached the service, and nothing started after the failure.
 	expect(posts()).toHaveLength(others + 1);

@@ -207,7 +207,9 @@ describe('retries', () => {
 		expect(jsonOf(sync)[0]).toMatchObject({ synced: true });
 		const syncs = proxy.requests.filter((request) => request.url.endsWith('/sync-crm'));
 		expect(syncs).toHaveLength(2);
-		expect(syncs[0].headers['idempotency-key']).toBeDefined();
+		expect(syncs[0].headers['idempotency-key']).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+		);
 		expect(syncs[1].headers['idempotency-key']).toBe(syncs[0].headers['idempotency-key']);
 
 		proxy.reset();

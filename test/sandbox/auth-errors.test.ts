@@ -239,7 +239,7 @@ describe('Errors: 404 not_found — unknown ids and paths', () => {
 describe('Errors: 405 method_not_allowed — known path, undefined method', () => {
 	test.each([
 		['PATCH', '/v1/resources/res_abc', 'PUT'],
-		['DELETE', '/v1/leads/lead_abc', 'PATCH'],
+		['PUT', '/v1/leads/lead_abc', 'PATCH'],
 		['PUT', '/v1/leads', 'POST'],
 		['DELETE', '/v1/webhooks', 'POST'],
 		['GET', '/v1/resources/res_abc/publish', 'POST'],

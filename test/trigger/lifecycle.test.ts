@@ -183,7 +183,7 @@ describe('Content Marketing Trigger: endpoint lifecycle', () => {
 
 		await expect(trigger.delete('trigger')).rejects.toThrow(NodeApiError);
 		expect(await sandbox.endpoints()).toHaveLength(1);
-		expect(recordFor(trigger, url)).toBeDefined();
+		expect(recordFor(trigger, url)?.id).toBe((await sandbox.endpoints())[0].id);
 
 		harness.setCredentials(CREDENTIAL, { apiKey: sandbox.keys.full, baseUrl: sandbox.url });
 		await trigger.deactivate('trigger');

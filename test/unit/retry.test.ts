@@ -6,7 +6,9 @@ import {
 	isReplayable,
 	isTransientNetworkError,
 	networkErrorCode,
+	retryAfterAnswer,
 	retryAfterDelay,
+	retryAfterNetworkError,
 } from '../../dist/nodes/ContentMarketing/transport/retry';
 
 const NOW = Date.parse('2026-01-15T12:00:00Z');
@@ -140,5 +142,66 @@ describe('transient network errors', () => {
 		expect(networkErrorCode(new Error('getaddrinfo ENOTFOUND cm.example'))).toBe('ENOTFOUND');
 		expect(networkErrorCode({ httpCode: '404', cause: { code: 'EAI_AGAIN' } })).toBe('EAI_AGAIN');
 		expect(networkErrorCode(new Error('Bad request'))).toBeUndefined();
+	});
+});
+
+describe('the retry decision', () => {
+	const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+	const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+
+	test('a 429 is retried for every request, after its Retry-After, by every sender', () => {
+		for (const replayable of [true, false]) {
+			expect(retryAfterAnswer(429, { 'retry-after': '3' }, 0, replayable, false)).toEqual({
+				ms: 3000,
+				everySender: true,
+				mayHaveBeenProcessed: false,
+			});
+		}
+	});
+
+	test('a 429 without Retry-After backs off as the attempt number says', () => {
+		const wait = retryAfterAnswer(429, {}, 2, false, false);
+		expect(wait?.everySender).toBe(true);
+		expect(wait?.ms).toBeGreaterThanOrEqual(4000);
+		expect(wait?.ms).toBeLessThanOrEqual(4400);
+	});
+
+	test('a 5xx is retried alone, replayable requests only, and marks the request as maybe processed', () => {
+		const wait = retryAfterAnswer(503, {}, 0, true, false);
+		expect(wait).toEqual({
+			ms: expect.any(Number),
+			everySender: false,
+			mayHaveBeenProcessed: true,
+		});
+		expect(wait?.ms).toBeGreaterThanOrEqual(1000);
+		expect(wait?.ms).toBeLessThanOrEqual(1100);
+		expect(retryAfterAnswer(503, {}, 0, false, false)).toBeUndefined();
+	});
+
+	test('a 4xx other than 429 is never retried', () => {
+		for (const status of [400, 401, 403, 404, 409, 413, 422]) {
+			expect(retryAfterAnswer(status, {}, 0, true, false)).toBeUndefined();
+		}
+	});
+
+	test('no retry after MAX_RETRIES retries, nor once the execution is cancelled', () => {
+		expect(retryAfterAnswer(429, {}, MAX_RETRIES - 1, true, false)?.everySender).toBe(true);
+		expect(retryAfterAnswer(429, {}, MAX_RETRIES, true, false)).toBeUndefined();
+		expect(retryAfterAnswer(500, {}, MAX_RETRIES, true, false)).toBeUndefined();
+		expect(retryAfterAnswer(429, {}, 0, true, true)).toBeUndefined();
+	});
+
+	test('a transient network failure is retried for replayable requests only, within MAX_RETRIES', () => {
+		const wait = retryAfterNetworkError(reset, 1, true);
+		expect(wait).toEqual({
+			ms: expect.any(Number),
+			everySender: false,
+			mayHaveBeenProcessed: true,
+		});
+		expect(wait?.ms).toBeGreaterThanOrEqual(2000);
+		expect(wait?.ms).toBeLessThanOrEqual(2200);
+		expect(retryAfterNetworkError(reset, 0, false)).toBeUndefined();
+		expect(retryAfterNetworkError(reset, MAX_RETRIES, true)).toBeUndefined();
+		expect(retryAfterNetworkError(refused, 0, true)).toBeUndefined();
 	});
 });

@@ -8,7 +8,8 @@ import * as lead from './lead';
 import type { Operation, ResourceName } from './types';
 import * as webhookEndpoint from './webhookEndpoint';
 
-const resources: Record<ResourceName, Record<string, Operation>> = {
+/** Every operation of the node, by resource (scripts/schemas/cases.ts runs each one's example). */
+export const resources: Record<ResourceName, Record<string, Operation>> = {
 	analytics: analytics.operations,
 	contentResource: contentResource.operations,
 	lead: lead.operations,

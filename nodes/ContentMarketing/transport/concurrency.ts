@@ -1,5 +1,3 @@
-import { sleepUnlessCancelled } from './wait';
-
 /** Default of Options › Max Parallel Requests: enough to hide 25–50 ms of latency also on a busy host. */
 export const DEFAULT_MAX_PARALLEL = 100;
 /** Highest value the option accepts. */
@@ -129,15 +127,18 @@ export class AdaptiveLimit {
 		this.decrease(request, kind === 'rate_limited' ? DECREASE_RATE_LIMITED : DECREASE_ERROR);
 	}
 
-	/** Every sender waits `ms` (a 429's Retry-After); a later end extends the pause, an earlier one is inside it. */
-	pauseFor(ms: number, signal?: AbortSignal): Promise<void> {
+	/**
+	 * Every sender waits `ms` (a 429's Retry-After), waited by `sleep` (retryWait.ts hands the transport's
+	 * one wait); a later end extends the pause, an earlier one is inside it.
+	 */
+	pauseFor(ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
 		const ends = Date.now() + ms;
 		if (this.pause !== undefined && ends <= this.pauseEnds) return this.pause;
 		const extra = this.pause === undefined ? ms : ends - this.pauseEnds;
 		const previous = this.pause ?? Promise.resolve();
 		this.pauseEnds = ends;
 		const pause: Promise<void> = previous
-			.then(async () => await sleepUnlessCancelled(extra, signal))
+			.then(async () => await sleep(extra))
 			.finally(() => {
 				if (this.pause === pause) this.pause = undefined;
 				this.wake();

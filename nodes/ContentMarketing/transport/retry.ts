@@ -102,3 +102,44 @@ export function isTransientNetworkError(error: unknown): boolean {
 export function networkErrorCode(error: unknown): string | undefined {
 	return errorSignals(error).codes.find((code) => /^E[A-Z_]{3,}$/.test(code));
 }
+
+/** A retry the core makes: after `ms`, waited by waitBeforeRetry (retryWait.ts). */
+export interface RetryWait {
+	ms: number;
+	/** A 429: the limit is per API key, so every sender of the execution pauses (docs/api-contract.md §9). */
+	everySender: boolean;
+	/** The failed attempt may have reached the service (5xx, broken connection). */
+	mayHaveBeenProcessed: boolean;
+}
+
+/** Whether (and after how long) to re-send after a request got no answer: replayable requests only, after a transient failure. */
+export function retryAfterNetworkError(
+	error: unknown,
+	attempt: number,
+	replayable: boolean,
+): RetryWait | undefined {
+	if (!replayable || attempt >= MAX_RETRIES || !isTransientNetworkError(error)) return undefined;
+	return { ms: backoffDelay(attempt), everySender: false, mayHaveBeenProcessed: true };
+}
+
+/**
+ * Whether (and after how long) to re-send after an error answer (docs/api-contract.md §9, §11): every
+ * request after a 429 (after its Retry-After, else backing off), replayable ones after a 5xx; never once
+ * the execution is cancelled or after MAX_RETRIES retries.
+ */
+export function retryAfterAnswer(
+	statusCode: number,
+	headers: IDataObject | undefined,
+	attempt: number,
+	replayable: boolean,
+	cancelled: boolean,
+): RetryWait | undefined {
+	if (attempt >= MAX_RETRIES || cancelled) return undefined;
+	if (statusCode === 429) {
+		const ms = retryAfterDelay(headers) ?? backoffDelay(attempt);
+		return { ms, everySender: true, mayHaveBeenProcessed: false };
+	}
+	if (statusCode >= 500 && replayable)
+		return { ms: backoffDelay(attempt), everySender: false, mayHaveBeenProcessed: true };
+	return undefined;
+}

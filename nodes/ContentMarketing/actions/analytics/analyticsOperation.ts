@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readSimplify, simplifyField } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
-import type { Operation } from '../types';
+import type { OperationCode } from '../types';
 import { readAnalyticsQuery } from './filters';
 
 interface AnalyticsOperationConfig {
@@ -23,7 +23,7 @@ interface AnalyticsOperationConfig {
 }
 
 /** A read-only analytics operation (docs/api-contract.md §7): one GET per input item, answered as is or simplified. */
-export function analyticsOperation(config: AnalyticsOperationConfig): Operation {
+export function analyticsOperation(config: AnalyticsOperationConfig): OperationCode {
 	const properties = [...config.properties, simplifyField];
 	return {
 		description: updateDisplayOptions(

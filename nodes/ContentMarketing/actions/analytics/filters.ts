@@ -1,14 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
+import { collectionLabels } from '../helpers/descriptions';
 import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
 import { periodQuery } from './period';
 import { readTimezone, timezoneFields } from './timezone';
 
 const PERIODS = ['lastDays', 'range'] as const;
-
-const FILTER_NAMES: Record<string, string> = { resourceId: 'Content Resource' };
 
 /** The period of an analytics query: the last N days (including today) or a date range. */
 export const periodFields: INodeProperties[] = [
@@ -75,6 +74,8 @@ export const resourceFilterField: INodeProperties = {
 		},
 	],
 };
+
+const FILTER_NAMES = collectionLabels([resourceFilterField], 'filters');
 
 export const granularityField: INodeProperties = {
 	displayName: 'Granularity',

@@ -3,6 +3,7 @@ import { GRANULARITIES } from '../../helpers/vocabulary';
 import { analyticsOperation } from './analyticsOperation';
 import { granularityField, optionsCollection, periodFields, resourceFilterField } from './filters';
 import { simplifyLeadTrend } from './simplifyReports';
+import type { OperationExample } from '../types';
 
 /** Simplified: one item per day, week or month with its leads, conversions and conversion rate. */
 export const { description, execute } = analyticsOperation({
@@ -22,3 +23,8 @@ export const { description, execute } = analyticsOperation({
 	},
 	simplify: simplifyLeadTrend,
 });
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ days: 30 }),
+};

@@ -5,6 +5,7 @@ import { readResourceId } from '../contentResource/resourceBody';
 import { analyticsOperation } from './analyticsOperation';
 import { granularityField, optionsCollection, periodFields } from './filters';
 import { simplifyResourceAnalytics } from './simplifyReports';
+import { byId, type OperationExample } from '../types';
 
 /** Simplified: totals and scroll distribution flat, channels and trend kept as arrays. */
 export const { description, execute } = analyticsOperation({
@@ -26,3 +27,8 @@ export const { description, execute } = analyticsOperation({
 	},
 	simplify: simplifyResourceAnalytics,
 });
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ days: 30, resourceId: byId(ids.toArchiveId) }),
+};

@@ -6,6 +6,7 @@ import { RANKING_SORT_FIELDS, SORT_ORDERS } from '../../helpers/vocabulary';
 import { analyticsOperation } from './analyticsOperation';
 import { optionsCollection, periodFields } from './filters';
 import { simplifyList } from './simplifyReports';
+import type { OperationExample } from '../types';
 
 const rankingOptions: INodeProperties[] = [
 	{
@@ -68,3 +69,8 @@ export const { description, execute } = analyticsOperation({
 	},
 	simplify: simplifyList,
 });
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ days: 30, limit: 10 }),
+};

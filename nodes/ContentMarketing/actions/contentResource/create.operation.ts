@@ -23,6 +23,7 @@ import {
 	uploadOptions,
 } from './fields';
 import { readOptionalMetadata, readTitle, readType } from './resourceBody';
+import type { OperationExample } from '../types';
 
 const fromBinary = { show: { inputData: ['binary'] } };
 
@@ -125,3 +126,12 @@ export async function execute(
 		async (itemIndex) => await createOne.call(this, items, itemIndex),
 	);
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({
+		title: 'Schema guide',
+		type: 'article',
+		additionalFields: { description: 'How to map fields', tags: 'docs', ctaId: ids.ctaId },
+	}),
+};

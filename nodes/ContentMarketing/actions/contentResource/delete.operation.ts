@@ -10,6 +10,7 @@ import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import { resourceLocator } from './fields';
 import { readResourceId } from './resourceBody';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -39,3 +40,8 @@ export async function execute(
 		};
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ resourceId: byId(ids.toDeleteId) }),
+};

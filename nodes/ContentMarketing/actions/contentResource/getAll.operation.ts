@@ -6,7 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, readSortOptions, returnAllOrLimit, sortOptions } from '../helpers/descriptions';
+import {
+	collectionLabels,
+	readLimit,
+	readSortOptions,
+	returnAllOrLimit,
+	sortOptions,
+} from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import {
 	assertCollectionFilled,
@@ -18,6 +24,7 @@ import {
 import { RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { LIMITS, RESOURCE_TYPE_OPTIONS } from './constants';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -79,12 +86,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = {
-	q: 'Search',
-	status: 'Status',
-	tag: 'Tag',
-	type: 'Type',
-};
+const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/resources (docs/api-contract.md §4) from the Filters and Options collections,
@@ -129,3 +131,8 @@ export async function execute(
 		return await apiRequestAllItems.call(this, '/v1/resources', qs, { limit, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ limit: 20 }),
+};

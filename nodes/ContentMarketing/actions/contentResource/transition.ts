@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
-import type { Operation } from '../types';
+import type { OperationCode } from '../types';
 import { resourceLocator } from './fields';
 import { readResourceId } from './resourceBody';
 
@@ -17,7 +17,7 @@ import { readResourceId } from './resourceBody';
  * transition (publish of a non-draft, archive of a non-published resource) is the service's 409, reported
  * with the service's own message.
  */
-export function transitionOperation(operation: 'publish' | 'archive', hint: string): Operation {
+export function transitionOperation(operation: 'publish' | 'archive', hint: string): OperationCode {
 	const properties: INodeProperties[] = [{ ...resourceLocator, description: hint }];
 	return {
 		description: updateDisplayOptions(

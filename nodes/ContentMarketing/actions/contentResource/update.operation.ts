@@ -24,6 +24,7 @@ import {
 	uploadOptions,
 } from './fields';
 import { readOptionalMetadata, readResourceId, readTitle, readType } from './resourceBody';
+import { byId, type OperationExample } from '../types';
 
 const withFile = { show: { replaceFile: [true] } };
 
@@ -125,3 +126,8 @@ export async function execute(
 		async (itemIndex) => await updateOne.call(this, items, itemIndex),
 	);
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ resourceId: byId(ids.draftId), updateFields: { title: 'Draft 2' } }),
+};

@@ -9,6 +9,23 @@ import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
 import { isObject, readBoolean, readInteger } from '../../helpers/values';
 import { SORT_ORDERS } from '../../helpers/vocabulary';
 
+/**
+ * What errors call the fields of the collection `collection` (helpers/itemErrors.ts): each field's
+ * display name, without the " Name or ID" n8n asks of a field with a choice list. Read from the
+ * description, so a label is written once.
+ */
+export function collectionLabels(
+	properties: readonly INodeProperties[],
+	collection: string,
+): Record<string, string> {
+	const fields = properties.find((property) => property.name === collection)?.options ?? [];
+	return Object.fromEntries(
+		fields
+			.filter((field): field is INodeProperties => 'displayName' in field && 'type' in field)
+			.map((field) => [field.name, field.displayName.replace(/ Name or ID$/, '')]),
+	);
+}
+
 /** The Return All switch and the Limit it hides, of a list operation; read them with `readLimit`. */
 export const returnAllOrLimit: INodeProperties[] = [
 	{
@@ -78,7 +95,7 @@ export function sortOptions(
 	};
 }
 
-const SORT_OPTION_NAMES: Record<string, string> = { sort: 'Sort By', order: 'Sort Order' };
+const SORT_OPTION_NAMES = collectionLabels([sortOptions([], '')], 'options');
 
 /**
  * The `sort` and `order` query of the Options collection made by `sortOptions`, validated; an option

@@ -13,6 +13,7 @@ import { readOptionalText } from '../../helpers/values';
 import { SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import { customFieldsOptions, sourceChannelOptions } from './fields';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -105,3 +106,16 @@ export async function execute(
 		return await apiRequest.call(this, 'POST', '/v1/leads', { body, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({
+		email: 'schema.create@example.com',
+		additionalFields: {
+			name: 'Grace',
+			company: 'Example',
+			job_title: 'CTO',
+			source_channel: 'api',
+		},
+	}),
+};

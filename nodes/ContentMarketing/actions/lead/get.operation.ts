@@ -12,6 +12,7 @@ import { getLocatorId } from '../helpers/locator';
 import { simplifyLead } from '../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocator } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{ ...leadLocator, description: 'The lead to get' },
@@ -34,3 +35,8 @@ export async function execute(
 		return simplify ? simplifyLead(lead) : (lead as IDataObject);
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ leadId: byId(ids.leadId) }),
+};

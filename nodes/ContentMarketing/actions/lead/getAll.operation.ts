@@ -7,6 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	collectionLabels,
 	readLimit,
 	readSimplify,
 	readSortOptions,
@@ -27,6 +28,7 @@ import { readInteger } from '../../helpers/values';
 import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
 import { sourceChannelOptions, statusOptions } from './fields';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -108,14 +110,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = {
-	assigned_to: 'Assigned To',
-	days: 'Created in the Last N Days',
-	q: 'Search',
-	source_channel: 'Source Channel',
-	source_resource_id: 'Source Resource ID',
-	status: 'Status',
-};
+const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/leads (docs/api-contract.md §4) from the Filters and Options collections,
@@ -187,3 +182,8 @@ export async function execute(
 		});
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ limit: 20 }),
+};

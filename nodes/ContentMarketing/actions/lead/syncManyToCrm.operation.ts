@@ -15,6 +15,7 @@ import { isObject, trimmedText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { serviceApiError } from '../../transport/errors';
 import { leadLocator } from './fields';
+import { byId, type OperationExample } from '../types';
 
 /** The service accepts at most 100 leads per batch call. */
 export const BATCH_SIZE = 100;
@@ -244,3 +245,9 @@ export async function execute(
 	}
 	return output;
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ leadId: byId('={{ $json.id }}') }),
+	input: (ids) => [{ id: ids.leadId }],
+};

@@ -5,6 +5,7 @@ import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../helpers/locator';
 import { apiRequest } from '../../transport';
 import { leadLocator } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{ ...leadLocator, description: 'The lead to push to the CRM configured for the account' },
@@ -27,3 +28,8 @@ export async function execute(
 		return { lead_id: leadId, ...result };
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ leadId: byId(ids.leadId) }),
+};

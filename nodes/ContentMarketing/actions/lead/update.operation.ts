@@ -15,6 +15,7 @@ import { readOptionalText } from '../../helpers/values';
 import { LEAD_STATUSES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import { customFieldsOptions, leadLocator, statusOptions, UNASSIGN } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{ ...leadLocator, description: 'The lead to update' },
@@ -108,3 +109,8 @@ export async function execute(
 		return await apiRequest.call(this, 'PATCH', `/v1/leads/${leadId}`, { body, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ leadId: byId(ids.leadId), updateFields: { status: 'contacted' } }),
+};

@@ -11,6 +11,7 @@ import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
 import { readBoolean, readOptionalText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { activeField, descriptionField, eventsField, readEvents, urlField } from './fields';
+import type { OperationExample } from '../types';
 
 export const SECRET_HINT =
 	'Store the secret now: the service returns it only in this answer. Receivers use it to verify the CM-Signature header of each delivery.';
@@ -59,3 +60,12 @@ export async function execute(
 			: endpoint;
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({
+		url: `${ids.receiverUrl}/created`,
+		events: ['lead.created', 'lead.status_updated'],
+		additionalFields: { description: 'n8n: new leads' },
+	}),
+};

@@ -5,6 +5,7 @@ import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../helpers/locator';
 import { apiRequest } from '../../transport';
 import { webhookLocator } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{ ...webhookLocator, description: 'The webhook endpoint to delete' },
@@ -25,3 +26,8 @@ export async function execute(
 		return { id, deleted: true };
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ webhookId: byId(ids.webhookToDeleteId) }),
+};

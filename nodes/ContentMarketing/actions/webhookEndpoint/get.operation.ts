@@ -5,6 +5,7 @@ import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../helpers/locator';
 import { apiRequest } from '../../transport';
 import { webhookLocator } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{ ...webhookLocator, description: 'The webhook endpoint to get' },
@@ -24,3 +25,8 @@ export async function execute(
 		return await apiRequest.call(this, 'GET', `/v1/webhooks/${id}`, { itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ webhookId: byId(ids.webhookId) }),
+};

@@ -6,12 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readLimit, returnAllOrLimit } from '../helpers/descriptions';
+import { collectionLabels, readLimit, returnAllOrLimit } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { assertCollectionFilled, assertEnum, assertUrl } from '../../helpers/validation';
 import { readBoolean } from '../../helpers/values';
 import { WEBHOOK_EVENT_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
+import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -57,7 +58,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTER_NAMES: Record<string, string> = { active: 'Active', event: 'Event', url: 'URL' };
+const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/webhooks (docs/api-contract.md §10) from the Filters collection, validated. A filter that was added but
@@ -92,3 +93,8 @@ export async function execute(
 		return await apiRequestAllItems.call(this, '/v1/webhooks', qs, { limit, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: () => ({ limit: 20 }),
+};

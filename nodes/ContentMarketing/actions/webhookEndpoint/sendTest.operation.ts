@@ -5,6 +5,7 @@ import { forEachItem } from '../../helpers/items';
 import { getLocatorId } from '../helpers/locator';
 import { apiRequest } from '../../transport';
 import { webhookLocator } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,3 +30,8 @@ export async function execute(
 		return { endpoint_id: id, ...result };
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({ webhookId: byId(ids.webhookId) }),
+};

@@ -20,6 +20,7 @@ import {
 	urlField,
 	webhookLocator,
 } from './fields';
+import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{ ...webhookLocator, description: 'The webhook endpoint to update' },
@@ -82,3 +83,11 @@ export async function execute(
 		return await apiRequest.call(this, 'PATCH', `/v1/webhooks/${id}`, { body, itemIndex });
 	});
 }
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	parameters: (ids) => ({
+		webhookId: byId(ids.webhookId),
+		updateFields: { description: 'renamed' },
+	}),
+};
