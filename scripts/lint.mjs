@@ -14,6 +14,9 @@ import {
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 import { runtimeWorkflowImports, supportedWorkflowExports } from './compat.mjs';
+import { ensureNode24 } from './node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);

@@ -6,11 +6,12 @@
 //
 //   import { node24Bin, ensureNode24 } from './node24.mjs';
 //   node24Bin()      // path of a Node >= 24: this one when it is, else .cache/tools-node24's (installed if missing)
-//   ensureNode24()   // at the top of a script: on an older Node, re-runs this same process under Node 24
+//   await ensureNode24()   // at the top of a script: on an older Node, re-runs this same process on Node 24
 //
 //   node scripts/node24.mjs <node arguments>   # e.g. `--import tsx scripts/demo.ts`: runs them on Node 24
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -113,7 +114,10 @@ export function envWithNode(bin, env = process.env) {
 	return { ...env, PATH: `${path.dirname(bin)}${path.delimiter}${env.PATH ?? ''}` };
 }
 
-/** Runs `args` on Node 24 with inherited stdio and exits with its status. */
+/**
+ * Runs `args` on Node 24 with inherited stdio, passes on the signals this process gets (Ctrl+C, a timeout's
+ * SIGTERM) and exits with its status. The returned promise never settles: the caller's code goes no further.
+ */
 function runOnNode24(args) {
 	let bin;
 	try {
@@ -126,15 +130,26 @@ function runOnNode24(args) {
 		log(
 			`Node ${process.versions.node} is older than ${MAJOR}: running on Node ${NODE24_VERSION} (${path.relative(root, bin)})`,
 		);
-	const res = spawnSync(bin, args, { stdio: 'inherit', env: envWithNode(bin) });
-	if (res.signal) process.kill(process.pid, res.signal);
-	process.exit(res.status ?? 1);
+	const child = spawn(bin, args, { stdio: 'inherit', env: envWithNode(bin) });
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+		process.on(signal, () => child.kill(signal));
+	child.on('error', (error) => {
+		log(error.message);
+		process.exit(1);
+	});
+	child.on('exit', (code, signal) =>
+		process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 1)),
+	);
+	return new Promise(() => {});
 }
 
-/** At the top of a script: on a Node older than 24, re-runs this process on Node 24 and exits with it. */
-export function ensureNode24() {
+/**
+ * At the top of a script, `await ensureNode24();`: on a Node older than 24 it re-runs this process on Node
+ * 24 and never returns (the process exits with the re-run's status); on Node 24 or newer it returns at once.
+ */
+export async function ensureNode24() {
 	if (majorOf(process.versions.node) >= MAJOR) return;
-	runOnNode24([...process.execArgv, ...process.argv.slice(1)]);
+	await runOnNode24([...process.execArgv, ...process.argv.slice(1)]);
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

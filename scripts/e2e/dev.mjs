@@ -11,6 +11,9 @@ import { E2E_OWNER, ownerCookie } from './n8n.mjs';
 import { publishTrigger, startServer } from './check-trigger.mjs';
 import { createProgress } from './progress.mjs';
 import { createStack } from './stack.mjs';
+import { ensureNode24 } from '../node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const userFolder = path.join(PROJECT_ROOT, '.cache', 'e2e-dev');
 

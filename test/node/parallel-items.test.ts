@@ -121,7 +121,7 @@ test('without Continue On Fail the first failure stops the node: nothing starts 
 	expect(result.error?.message).toBe('not this one (invalid_params) [item 7]');
 	const description = String((result.error as { description?: string }).description);
 	const match =
-		/The node stopped at item 7; (\d+) other items? had already been sent \([^;]*; (\d+) succeeded\)/.exec(
+		/The node stopped at item 7; (\d+) other items? had already been sent: items? [^.]*\. Of those, (\d+) succeeded and (\d+) failed\./.exec(
 			description,
 		);
 	expect(match).not.toBeNull();
