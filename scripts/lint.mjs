@@ -185,16 +185,26 @@ function checkPublishWorkflow() {
 	const runs = jobs
 		.flatMap((job) => (job.steps ?? []).map((step) => step.run).filter(Boolean))
 		.join('\n');
+	// n8n's CLI publishes: `npm run release` (n8n-node release) in GitHub Actions runs `npm publish` with
+	// provenance and RELEASE_MODE (which the prepublishOnly guard `n8n-node prerelease` requires)
+	const PUBLISH = 'npm run release';
 	const publishing = jobs.filter((job) =>
-		/npm publish/.test((job.steps ?? []).map((step) => step.run ?? '').join('\n')),
+		(job.steps ?? []).some((step) =>
+			(step.run ?? '').split('\n').some((l) => l.trim() === PUBLISH),
+		),
 	);
-	if (publishing.length === 0) problems.push('no `npm publish` step');
+	if (publishing.length === 0) problems.push(`no \`${PUBLISH}\` step`);
 	for (const job of publishing) {
 		if (job.permissions?.['id-token'] !== 'write')
 			problems.push('the publishing job lacks `permissions: id-token: write`');
 	}
-	if (!/npm publish --provenance --access public/.test(runs))
-		problems.push('`npm publish --provenance --access public` missing');
+	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+	if (pkg.scripts?.release !== 'n8n-node release')
+		problems.push('"release" is not `n8n-node release`');
+	if (pkg.scripts?.prepublishOnly !== 'n8n-node prerelease')
+		problems.push('"prepublishOnly" is not `n8n-node prerelease`');
+	if (pkg.publishConfig?.provenance !== true)
+		problems.push('"publishConfig.provenance" is not true');
 	const ciCommands = readFileSync(path.join(root, '.ci/run'), 'utf8')
 		.split('\n')
 		.map((line) => line.trim())
@@ -204,8 +214,7 @@ function checkPublishWorkflow() {
 			problems.push(`does not run \`${command}\` as CI does`);
 	}
 	const lastCheck = Math.max(...ciCommands.map((command) => runs.indexOf(command)));
-	if (runs.indexOf('npm publish') < lastCheck)
-		problems.push('publishes before the CI checks have run');
+	if (runs.indexOf(PUBLISH) < lastCheck) problems.push('publishes before the CI checks have run');
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
@@ -216,7 +225,7 @@ report(
 	checkNodeFolders(),
 );
 report(
-	'.github/workflows/publish.yml: parses, provenance on a version tag, id-token: write, CI checks first',
+	'.github/workflows/publish.yml: parses, n8n-node release on a version tag, id-token: write, CI checks first',
 	checkPublishWorkflow(),
 );
 

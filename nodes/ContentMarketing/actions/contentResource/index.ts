@@ -44,7 +44,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Delete a resource irreversibly',
+				description:
+					'Delete a content resource irreversibly: its ID and its public link then answer 404 (leads keep their source)',
 				action: 'Delete a content resource',
 			},
 			{

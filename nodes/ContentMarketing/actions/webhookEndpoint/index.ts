@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Delete a webhook endpoint',
+				description: 'Delete a webhook endpoint: the service stops sending events to its URL',
 				action: 'Delete a webhook endpoint',
 			},
 			{
