@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CREDENTIALS } from './examples.mjs';
-import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
+import { N8N_VERSION, N8N_VERSIONS, PROJECT_ROOT } from './install-n8n.mjs';
 import { E2E_OWNER, ownerCookie } from './n8n.mjs';
 
 export const EDITOR_WORKFLOW_ID = 'cmE2eEditorCheck01';
@@ -30,6 +30,9 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 const SHOTS = path.join(PROJECT_ROOT, '.tmp', `e2e-editor-${N8N_VERSION}`);
+// On the oldest supported n8n only, to keep `npm run test:e2e` within its 10 minutes on a loaded machine
+// (it adds 45 s on 2.8.4 and 75 s on 2.41.3 at load ~15, where it passes too): E2E_EDITOR=all runs it on each.
+const RUN_HERE = process.env.E2E_EDITOR === 'all' || N8N_VERSION === N8N_VERSIONS[0];
 const WAIT_MS = 30_000;
 
 /** Debian's chromium, installed with apt-get when missing (a fresh CI machine); throws saying what to do. */
@@ -273,6 +276,7 @@ async function credentialTest(page, n8n, shot) {
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
 	prepare: ({ stack }) => {
+		if (!RUN_HERE) return {};
 		ensureChromium();
 		return {
 			credentials: [
@@ -285,6 +289,12 @@ export default {
 		};
 	},
 	async whileRunning({ step, n8n }) {
+		if (!RUN_HERE) {
+			await step('editor: not run on this release', () => ({
+				detail: `checked on n8n ${N8N_VERSIONS[0]}; E2E_EDITOR=all runs it here too`,
+			}));
+			return;
+		}
 		const { browser, page, shot } = await step('editor: headless Chromium logged in', async () => {
 			const editor = await openEditor(n8n);
 			return Object.assign(editor, {

@@ -10,7 +10,7 @@ export const maxParallelRequestsField: INodeProperties = {
 	default: DEFAULT_MAX_PARALLEL,
 	description:
 		"The most requests for different items in flight at once. The node adapts the number to the service's answers (fewer after a rate limit or slow answers) and never exceeds this; 1 sends one request at a time.",
-	hint: 'Matters with several input items: one request per item, up to this many at once',
+	hint: 'Matters with several input items: up to this many of their requests run at once',
 };
 
 /** On Get Many one item's pages are read one after another: the option only spreads several items' lists. */
