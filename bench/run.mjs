@@ -13,6 +13,9 @@ import { isInstalled, N8N_VERSION, PROJECT_ROOT } from '../scripts/e2e/install-n
 import { importJson, prepareUserFolder, runN8nOk, startN8n } from '../scripts/e2e/n8n.mjs';
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
 import { benchWorkflow, CREDENTIAL, WORKFLOW_ID } from './workflow.mjs';
+import { ensureNode24 } from '../scripts/node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Rounds of the node and HTTP Request variants of A, C and D: their runs take 0.15 to 11 s, so one hiccup

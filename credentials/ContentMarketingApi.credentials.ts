@@ -54,7 +54,7 @@ export class ContentMarketingApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' };
 
-	documentationUrl = 'https://github.com/content-marketing/n8n-nodes-content-marketing#credentials';
+	documentationUrl = 'https://github.com/content-marketing/n8n-nodes-content-marketing';
 
 	properties: INodeProperties[] = [
 		{
@@ -100,12 +100,23 @@ export class ContentMarketingApi implements ICredentialType {
 		},
 		rules: [
 			{
+				// The service says why in the message (docs/api-contract.md §2: an unknown or an expired key are
+				// both 401 unauthorized); a run shows that message, so Test says the same for an expired key.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.message',
+					value: 'API key expired',
+					message:
+						'The API key has expired (HTTP 401 unauthorized: "API key expired"): issue a new key in the console. The Base URL answered, so it is right.',
+				},
+			},
+			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'error.code',
 					value: 'unauthorized',
 					message:
-						'The API key was refused (HTTP 401 unauthorized): check the API key. The Base URL answered, so it is right.',
+						'The API key was refused (HTTP 401 unauthorized: unknown or expired): check the API key. The Base URL answered, so it is right.',
 				},
 			},
 			{

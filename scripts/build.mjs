@@ -1,41 +1,35 @@
-// Compiles nodes/ and credentials/ into dist/ and copies the icons, codex files and output schemas next to them.
+// npm run build: n8n's CLI (`n8n-node build`: tsc, then the icons and __schema__ files copied into dist/), then
+// what it cannot do: one copy of the output schemas per version of the action node (below).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ensureNode24 } from './node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = path.join(root, 'dist');
 const require = createRequire(import.meta.url);
-
-rmSync(dist, { recursive: true, force: true });
-execFileSync(
-	process.execPath,
-	[require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')],
-	{
-		cwd: root,
-		stdio: 'inherit',
-	},
-);
-
-const ASSET = /\.(svg|png|json)$/;
 const SCHEMA_DIR = '__schema__';
-function copyAssets(dir) {
-	if (!existsSync(path.join(root, dir))) return;
-	for (const name of readdirSync(path.join(root, dir))) {
-		if (name === SCHEMA_DIR) continue;
-		const rel = path.join(dir, name);
-		if (statSync(path.join(root, rel)).isDirectory()) copyAssets(rel);
-		else if (ASSET.test(name)) cpSync(path.join(root, rel), path.join(dist, rel));
-	}
+
+try {
+	execFileSync(
+		process.execPath,
+		[path.join(root, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs'), 'build'],
+		// its spinners and boxes on stderr only when something fails (tsc's errors are in its output)
+		{ cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
+	);
+} catch (error) {
+	process.stderr.write(String(error.stdout ?? '') + String(error.stderr ?? ''));
+	process.exit(1);
 }
-copyAssets('nodes');
-copyAssets('credentials');
 
 // Output schemas (scripts/generate-schemas.ts): n8n serves <node folder>/__schema__/v<version>/<resource>/
 // <operation>.json for GET /schemas/<node type>/<version>/... (cli's LoadNodesAndCredentials.resolveSchema),
 // the version padded to three parts, so there is one copy per version of the node.
+// The CLI copies them as they are in the source, without the version folder, so n8n would not find them.
 // The triggers share the vendor folder but have no operations: only the action node's versions count.
 for (const node of JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).n8n.nodes) {
 	const source = path.join(root, path.dirname(node).replace(/^dist\//, ''), SCHEMA_DIR);
@@ -43,7 +37,7 @@ for (const node of JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf
 	const NodeClass = Object.values(require(path.join(root, node)))[0];
 	const { description } = new NodeClass();
 	if (description.group.includes('trigger')) continue;
-	// tsc emitted the version-less sources too (tsconfig includes nodes/**/*.json): only the copies below stay.
+	// the version-less copies (the CLI's, and tsc's: tsconfig includes nodes/**/*.json) make way for these
 	rmSync(path.join(root, path.dirname(node), SCHEMA_DIR), { recursive: true, force: true });
 	const versions = [description.version].flat();
 	for (const version of versions) {

@@ -1,8 +1,9 @@
 // npm run lint: n8n's community-package scanner on the source and on the packed tarball (as n8n runs it
-// for verified nodes), the publish workflow, ESLint (typescript-eslint and n8n's community-node rules) and
-// Prettier on every folder, and a full type check.
+// for verified nodes), the publish workflow, n8n's CLI (`n8n-node cloud-support` must say eligible,
+// `n8n-node lint` must pass on the published code), typescript-eslint on the other folders
+// (eslint.dev.config.mjs), Prettier on every folder, and a full type check.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import {
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 import { runtimeWorkflowImports, supportedWorkflowExports } from './compat.mjs';
 import { checkDeclaredImports } from './declared-imports.mjs';
+import { ensureNode24 } from './node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -182,16 +186,26 @@ function checkPublishWorkflow() {
 	const runs = jobs
 		.flatMap((job) => (job.steps ?? []).map((step) => step.run).filter(Boolean))
 		.join('\n');
+	// n8n's CLI publishes: `npm run release` (n8n-node release) in GitHub Actions runs `npm publish` with
+	// provenance and RELEASE_MODE (which the prepublishOnly guard `n8n-node prerelease` requires)
+	const PUBLISH = 'npm run release';
 	const publishing = jobs.filter((job) =>
-		/npm publish/.test((job.steps ?? []).map((step) => step.run ?? '').join('\n')),
+		(job.steps ?? []).some((step) =>
+			(step.run ?? '').split('\n').some((l) => l.trim() === PUBLISH),
+		),
 	);
-	if (publishing.length === 0) problems.push('no `npm publish` step');
+	if (publishing.length === 0) problems.push(`no \`${PUBLISH}\` step`);
 	for (const job of publishing) {
 		if (job.permissions?.['id-token'] !== 'write')
 			problems.push('the publishing job lacks `permissions: id-token: write`');
 	}
-	if (!/npm publish --provenance --access public/.test(runs))
-		problems.push('`npm publish --provenance --access public` missing');
+	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+	if (pkg.scripts?.release !== 'n8n-node release')
+		problems.push('"release" is not `n8n-node release`');
+	if (pkg.scripts?.prepublishOnly !== 'n8n-node prerelease')
+		problems.push('"prepublishOnly" is not `n8n-node prerelease`');
+	if (pkg.publishConfig?.provenance !== true)
+		problems.push('"publishConfig.provenance" is not true');
 	const ciCommands = readFileSync(path.join(root, '.ci/run'), 'utf8')
 		.split('\n')
 		.map((line) => line.trim())
@@ -201,8 +215,7 @@ function checkPublishWorkflow() {
 			problems.push(`does not run \`${command}\` as CI does`);
 	}
 	const lastCheck = Math.max(...ciCommands.map((command) => runs.indexOf(command)));
-	if (runs.indexOf('npm publish') < lastCheck)
-		problems.push('publishes before the CI checks have run');
+	if (runs.indexOf(PUBLISH) < lastCheck) problems.push('publishes before the CI checks have run');
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
@@ -217,7 +230,7 @@ report(
 	checkNodeFolders(),
 );
 report(
-	'.github/workflows/publish.yml: parses, provenance on a version tag, id-token: write, CI checks first',
+	'.github/workflows/publish.yml: parses, n8n-node release on a version tag, id-token: write, CI checks first',
 	checkPublishWorkflow(),
 );
 
@@ -269,17 +282,65 @@ try {
 	rmSync(packDir, { recursive: true, force: true });
 }
 
+/** n8n's CLI (@n8n/node-cli), as `npx n8n-node <args>` runs it, in `cwd`; its output is returned. */
+function n8nNode(args, cwd = root) {
+	try {
+		const output = execFileSync(
+			process.execPath,
+			[path.join(root, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs'), ...args],
+			{ cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+		);
+		return { ok: true, output };
+	} catch (error) {
+		return { ok: false, output: String(error.stdout ?? '') + String(error.stderr ?? '') };
+	}
+}
+
+const status = n8nNode(['cloud-support']);
+report(
+	'n8n-node cloud-support: eligible for n8n Cloud verification (strict mode, default ESLint config)',
+	status.ok && /Status: eligible/.test(status.output)
+		? { passed: true }
+		: { passed: false, message: 'not eligible', details: status.output },
+);
+
+// `n8n-node lint` runs `eslint .` with n8n's default config, which strict mode forbids changing: it would
+// also apply the Cloud rules (no node:http, no setTimeout, ...) to the sandbox, the tests and the scripts,
+// which n8n never loads. So it runs on what n8n verifies, the published code: a copy of package.json,
+// eslint.config.mjs, tsconfig.json, nodes/ and credentials/ (node_modules linked).
+const lintDir = mkdtempSync(path.join(os.tmpdir(), 'cm-n8n-lint-'));
+try {
+	for (const entry of [
+		'package.json',
+		'eslint.config.mjs',
+		'tsconfig.json',
+		'nodes',
+		'credentials',
+	])
+		cpSync(path.join(root, entry), path.join(lintDir, entry), { recursive: true });
+	symlinkSync(path.join(root, 'node_modules'), path.join(lintDir, 'node_modules'), 'dir');
+	const lint = n8nNode(['lint'], lintDir);
+	report(
+		"n8n-node lint (n8n's default ESLint config, strict mode) on package.json, nodes/, credentials/",
+		lint.ok ? { passed: true } : { passed: false, message: 'errors', details: lint.output },
+	);
+} finally {
+	rmSync(lintDir, { recursive: true, force: true });
+}
+
 const ESLINT_LABEL =
-	'ESLint: typescript-eslint everywhere, n8n community-node rules on nodes/, credentials/, package.json';
-const eslint = new ESLint({ cwd: root, errorOnUnmatchedPattern: false });
+	'ESLint (eslint.dev.config.mjs: typescript-eslint) on sandbox/, test/, scripts/, bench/';
+const eslint = new ESLint({
+	cwd: root,
+	overrideConfigFile: path.join(root, 'eslint.dev.config.mjs'),
+	errorOnUnmatchedPattern: false,
+});
 const results = await eslint.lintFiles([
-	'nodes/**/*.ts',
-	'credentials/**/*.ts',
-	'package.json',
 	'sandbox/**/*.ts',
 	'test/**/*.ts',
 	'scripts/**/*.{ts,mjs}',
 	'bench/**/*.{ts,mjs}',
+	'*.mjs',
 ]);
 const errors = results.reduce((sum, r) => sum + r.errorCount, 0);
 if (errors) {

@@ -3,6 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode24 } from './node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);

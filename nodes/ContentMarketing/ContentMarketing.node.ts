@@ -10,6 +10,7 @@ import { router } from './actions/router';
 import { properties } from './actions/versionDescription';
 import * as loadOptions from './actions/loadOptions';
 import * as listSearch from './methods/listSearch';
+import { operationSubtitle } from './helpers/subtitle';
 
 export class ContentMarketing implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +21,7 @@ export class ContentMarketing implements INodeType {
 		// 1.1: analytics Time Zone as one fixed collection (Custom shows its input in place).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: operationSubtitle(properties),
 		description:
 			'Manage leads, content resources, analytics and webhook endpoints of the Content Marketing service',
 		defaults: { name: 'Content Marketing' },

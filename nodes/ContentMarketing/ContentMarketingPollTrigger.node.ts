@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchResources } from './methods/listSearch';
-import { leadEventProperties } from './leadEvents/description';
+import { eventsSubtitle, leadEventProperties } from './leadEvents/description';
 import { pollLeadEvents } from './pollTrigger/poll';
 
 export class ContentMarketingPollTrigger implements INodeType {
@@ -17,7 +17,7 @@ export class ContentMarketingPollTrigger implements INodeType {
 		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: eventsSubtitle,
 		description:
 			'Starts the workflow when leads are created or change status, by asking Content Marketing at set times (no public URL needed)',
 		defaults: {

@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchResources } from './methods/listSearch';
 import { receiveDelivery } from './trigger/delivery';
-import { leadEventProperties } from './leadEvents/description';
+import { eventsSubtitle, leadEventProperties } from './leadEvents/description';
 import { checkExists, create, remove } from './trigger/lifecycle';
 
 /** Only the webhook trigger needs a public URL; the poll trigger is the way around it. */
@@ -30,7 +30,7 @@ export class ContentMarketingTrigger implements INodeType {
 		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: eventsSubtitle,
 		// n8n's node panel shows this sentence for the action node and the trigger together.
 		description:
 			'Manage leads, content resources, analytics and webhooks, and start workflows when leads are created or change status',

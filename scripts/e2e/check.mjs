@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { checkExampleParameters } from './check-parameters.mjs';
 import { startServer } from './check-trigger.mjs';
 import { installN8n, N8N_VERSION, N8N_VERSIONS, n8nRuntime, PROJECT_ROOT } from './install-n8n.mjs';
+import { ensureNode24 } from '../node24.mjs';
 import { createProgress } from './progress.mjs';
 import { buildPackage, createStack } from './stack.mjs';
 
@@ -28,6 +29,7 @@ const CHECKS = [
 	'./check-trigger.mjs', // the webhook trigger example live, and its test URL
 	'./check-mcp.mjs', // tool variants behind n8n's MCP Server Trigger, driven by an MCP client
 	'./check-http-request-credential.mjs', // the credential in the HTTP Request node
+	'./check-editor.mjs', // what the editor shows, in headless Chromium
 	'./check-poll-trigger.mjs', // the poll trigger (last: it restarts n8n)
 ];
 
@@ -141,6 +143,7 @@ async function checkEveryRelease(versions) {
 if (process.env.E2E_N8N_VERSION) {
 	await checkOneRelease();
 } else {
+	await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 	const chosen = process.argv.find((a) => a.startsWith('--n8n='))?.slice('--n8n='.length);
 	await checkEveryRelease(chosen ? chosen.split(',') : N8N_VERSIONS);
 }

@@ -2,6 +2,13 @@
 // SMTP sink stay up with the package, the credentials and every example imported (the trigger
 // example published); e-mails the sink receives are printed. Ctrl+C stops everything.
 // Ports: N8N_PORT (default 5678) and SANDBOX_PORT (default 4010, the examples' default), or free ones.
+//
+// npm run dev (--hot-reload): the same, as `n8n-node dev` would run it: n8n with N8N_DEV_RELOAD=true and
+// `tsc --watch`; each compile is copied into the installed package, which n8n reloads and pushes to the
+// editor (reopen the node). Why not `n8n-node dev` itself: CONTRIBUTING.md, "n8n's CLI".
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -11,6 +18,9 @@ import { E2E_OWNER, ownerCookie } from './n8n.mjs';
 import { publishTrigger, startServer } from './check-trigger.mjs';
 import { createProgress } from './progress.mjs';
 import { createStack } from './stack.mjs';
+import { ensureNode24 } from '../node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const userFolder = path.join(PROJECT_ROOT, '.cache', 'e2e-dev');
 
@@ -33,8 +43,46 @@ function printMessage(message) {
 	);
 }
 
+const hotReload = process.argv.includes('--hot-reload');
+const installedPackage = path.join(
+	userFolder,
+	'.n8n',
+	'nodes',
+	'node_modules',
+	'n8n-nodes-content-marketing',
+);
+
+/** `tsc --watch` (as n8n-node dev runs it); after each compile dist/ is copied into the installed package. */
+function watchAndCopy(stack) {
+	const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+	const child = spawn(
+		process.execPath,
+		[tsc, '-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'],
+		{
+			cwd: PROJECT_ROOT,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
+	stack.onClose(() => child.kill());
+	child.stdout.setEncoding('utf8');
+	child.stdout.on('data', (text) => {
+		for (const line of text.split('\n')) if (line.trim()) console.log(`[tsc] ${line.trim()}`);
+		// "Found 0 errors. Watching for file changes.": copy; with errors, keep the last good copy
+		if (/Found 0 errors/.test(text)) {
+			fs.cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(installedPackage, 'dist'), {
+				recursive: true,
+			});
+			console.log(
+				'[dev] dist/ copied into the installed package: n8n reloads it (reopen the node)',
+			);
+		}
+	});
+}
+
 const { step } = createProgress({ prefix: 'dev' });
 const stack = createStack({ userFolder });
+// n8n's hot reload of community packages (inDevelopment: NODE_ENV unset), as `n8n-node dev` sets it
+if (hotReload) stack.n8nEnv.N8N_DEV_RELOAD = 'true';
 try {
 	await stack.setUp({
 		step,
@@ -48,6 +96,7 @@ try {
 		}),
 	);
 	await ownerCookie(n8n.baseUrl);
+	if (hotReload) watchAndCopy(stack);
 
 	const { sandbox, smtp } = stack;
 	console.log(

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Installs a real n8n into <project>/.cache/n8n-<version>/ for the end-to-end check. Two releases are
-// checked (N8N_VERSIONS): 2.8.4, the newest whose engines allow Node 20 (run with the Node that runs
-// this script), and the newest 2.41.x, which needs Node >= 24 (a Node 24 binary from the npm package
-// `node`, installed with pnpm into .cache/tools-node24/, runs its pnpm install and every n8n command).
+// Installs a real n8n into <project>/.cache/n8n-<version>-node24/ for the end-to-end check. Two releases
+// are checked (N8N_VERSIONS): 2.8.4, the oldest supported (its engines: Node >=20.19 <=24.x), and the
+// newest 2.41.x (Node >= 24). Both run on the project's Node, the exact Node 24 release pinned in
+// scripts/node24.mjs (the npm package `node` with pnpm next to it in .cache/tools-node24/), whichever
+// Node runs this script: it runs their pnpm install, sqlite3's native build and every n8n command.
 //
 //   node scripts/e2e/install-n8n.mjs [--n8n=<version>]    # install (skips when already done)
 //   node scripts/e2e/install-n8n.mjs --all                 # every version in N8N_VERSIONS
@@ -16,12 +17,13 @@
 //
 // Why pnpm: `npm i n8n@<version>` cannot finish against the npm registry (some transitive versions are
 // gone and one dependency is a tarball URL outside the registry). pnpm 10 with the overrides below
-// resolves everything from the registry. pnpm itself comes from the npm registry too (.cache/pnpm/ for
-// Node 20, .cache/tools-node24/ next to Node 24), so nothing has to be installed by hand.
+// resolves everything from the registry. pnpm itself comes from the npm registry too (next to Node 24
+// in .cache/tools-node24/), so nothing has to be installed by hand.
 //
 // Everything stays inside .cache/ (git-ignored): the store in .cache/pnpm-store (same filesystem, so
 // pnpm hard-links instead of copying; shared by both versions) and its metadata cache in
-// .cache/pnpm-cache; `rm -rf .cache` resets it all.
+// .cache/pnpm-cache; `rm -rf .cache` resets it all. The folder names carry the Node major: sqlite3's
+// native addon is built for one Node ABI (an install for Node 20 may sit next to it, unused).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,10 +31,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import {
+	installPinnedNode24,
+	NODE24_VERSION,
+	PINNED_NODE_BIN,
+	PNPM_CJS,
+	PNPM_VERSION,
+	TOOLS_DIR,
+} from '../node24.mjs';
+
 export const DEFAULT_N8N_VERSION = '2.8.4';
 /** The releases `npm run test:e2e` checks, oldest first. */
 export const N8N_VERSIONS = ['2.8.4', '2.41.3'];
-export const PNPM_VERSION = process.env.E2E_PNPM_VERSION || '10.34.9';
+export { PNPM_VERSION };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PROJECT_ROOT = path.resolve(here, '..', '..');
@@ -40,9 +51,8 @@ export const CACHE_DIR = path.join(PROJECT_ROOT, '.cache');
 export const PNPM_STORE = path.join(CACHE_DIR, 'pnpm-store');
 
 /**
- * What differs between the checked releases. `node`: the exact Node release from the npm package
- * `node` that runs this n8n (undefined: the Node running this script). `overrides`: pnpm overrides
- * that make the install resolvable from the registry here (see the recipe in the project's notes).
+ * What differs between the checked releases: `overrides`, pnpm overrides that make the install resolvable
+ * from the registry here (see the recipe in the project's notes). Every release runs on NODE24_VERSION.
  */
 const RELEASES = {
 	'2.8.4': {
@@ -54,7 +64,6 @@ const RELEASES = {
 		},
 	},
 	'2.41.3': {
-		node: '24.9.0',
 		// n8n 2.41.3 pins patch releases of its own packages that the registry here lacks: the CLI
 		// 2.41.3 runs on n8n-core 2.41.1 / n8n-workflow 2.41.0 / editor-ui 2.41.0 and these siblings
 		overrides: {
@@ -98,11 +107,6 @@ const n8nNpmrc = [
 	'',
 ].join('\n');
 
-/** Folder with a Node release from the npm package `node` and pnpm, for n8n releases that need it. */
-function toolsDirFor(nodeVersion) {
-	return path.join(CACHE_DIR, `tools-node${nodeVersion.split('.')[0]}`);
-}
-
 /**
  * Everything about one n8n release: its folder, marker, committed lockfile, the Node that runs it
  * (`nodeBin`) and the pnpm that installs it.
@@ -113,7 +117,7 @@ export function n8nRuntime(version = N8N_VERSION) {
 		throw new Error(
 			`no install recipe for n8n ${version}; known: ${Object.keys(RELEASES).join(', ')}`,
 		);
-	const dir = path.join(CACHE_DIR, `n8n-${version}`);
+	const dir = path.join(CACHE_DIR, `n8n-${version}-node${NODE24_VERSION.split('.')[0]}`);
 	const committedLockfile = path.join(here, `n8n-${version}.pnpm-lock.yaml`);
 	const lockfileText = fs.existsSync(committedLockfile)
 		? fs.readFileSync(committedLockfile, 'utf8')
@@ -131,13 +135,11 @@ export function n8nRuntime(version = N8N_VERSION) {
 			onlyBuiltDependencies: ['sqlite3'],
 		},
 	};
-	const toolsDir = release.node ? toolsDirFor(release.node) : undefined;
-	const pnpmDir = toolsDir ?? path.join(CACHE_DIR, 'pnpm');
 	const hash = createHash('sha256')
 		.update(JSON.stringify(packageJson))
 		.update(n8nNpmrc)
 		.update(PNPM_VERSION)
-		.update(release.node ?? '')
+		.update(NODE24_VERSION)
 		.update(lockfileText);
 	return {
 		version,
@@ -146,15 +148,13 @@ export function n8nRuntime(version = N8N_VERSION) {
 		committedLockfile,
 		lockfileText,
 		packageJson,
-		/** Exact Node release from npm (undefined: the Node running this script). */
-		nodeVersion: release.node,
-		toolsDir,
+		/** Exact Node release from npm (scripts/node24.mjs). */
+		nodeVersion: NODE24_VERSION,
+		toolsDir: TOOLS_DIR,
 		/** The Node executable that runs this n8n, its pnpm install and sqlite3's build. */
-		nodeBin: toolsDir
-			? path.join(toolsDir, 'node_modules', 'node', 'bin', 'node')
-			: process.execPath,
-		pnpmDir,
-		pnpmCjs: path.join(pnpmDir, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs'),
+		nodeBin: PINNED_NODE_BIN,
+		pnpmDir: TOOLS_DIR,
+		pnpmCjs: PNPM_CJS,
 		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		configHash: hash.digest('hex').slice(0, 16),
 	};
@@ -168,7 +168,7 @@ export const PNPM_DIR = current.pnpmDir;
 export const MARKER = current.marker;
 /** Optional committed lockfile: when present, the install is exactly reproducible (--frozen-lockfile). */
 export const COMMITTED_LOCKFILE = current.committedLockfile;
-/** The Node executable that runs the selected n8n (process.execPath for 2.8.4). */
+/** The Node executable that runs the selected n8n (the pinned Node 24 of scripts/node24.mjs). */
 export const N8N_NODE = current.nodeBin;
 
 function log(msg) {
@@ -208,25 +208,17 @@ function nativeBuildEnv(rt) {
 		npm_config_build_from_source: 'true',
 		JOBS: 'max', // node-gyp: compile with all cores
 	};
-	if (rt.toolsDir) {
-		// install scripts call `node`: the Node that will load the addon; build against its headers
-		// (shipped in the npm package node-<platform>-<arch>), never a nodedir set for another Node
-		env.PATH = `${path.join(rt.toolsDir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`;
-		env.npm_config_nodedir = path.join(
-			rt.toolsDir,
-			'node_modules',
-			'node',
-			'node_modules',
-			`node-${process.platform}-${process.arch}`,
-		);
-		return env;
-	}
-	// Build against the installed Node's headers when they exist
-	// (node-gyp cannot download headers: only the npm registry is reachable).
-	const prefix = path.dirname(path.dirname(process.execPath));
-	if (process.env.npm_config_nodedir) env.npm_config_nodedir = process.env.npm_config_nodedir;
-	else if (fs.existsSync(path.join(prefix, 'include', 'node', 'node_version.h')))
-		env.npm_config_nodedir = prefix;
+	// install scripts call `node`: the Node that will load the addon; build against its headers
+	// (shipped in the npm package node-<platform>-<arch>; node-gyp cannot download headers here),
+	// never a nodedir set for another Node
+	env.PATH = `${path.join(rt.toolsDir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`;
+	env.npm_config_nodedir = path.join(
+		rt.toolsDir,
+		'node_modules',
+		'node',
+		'node_modules',
+		`node-${process.platform}-${process.arch}`,
+	);
 	return env;
 }
 
@@ -279,7 +271,6 @@ function checkSqlite(rt) {
 
 /** Node's version and native-module ABI as the runtime's Node reports them (undefined when missing). */
 function nodeInfo(rt) {
-	if (!rt.toolsDir) return { node: process.versions.node, modules: process.versions.modules };
 	if (!fs.existsSync(rt.nodeBin)) return undefined;
 	const res = spawnSync(
 		rt.nodeBin,
@@ -298,59 +289,16 @@ export function isInstalled(version = N8N_VERSION) {
 	if (!marker) return false;
 	if (marker.n8n !== version || marker.configHash !== rt.configHash) return false;
 	// native addon ABI: the Node that runs n8n must be the one sqlite3 was built for
-	if (rt.toolsDir) {
-		if (marker.node !== rt.nodeVersion || !fs.existsSync(rt.nodeBin)) return false;
-	} else if (marker.nodeModules !== process.versions.modules) return false;
+	if (marker.node !== rt.nodeVersion || !fs.existsSync(rt.nodeBin)) return false;
 	const pkg = readJson(path.join(rt.dir, 'node_modules', 'n8n', 'package.json'));
 	return pkg?.version === version && fs.existsSync(rt.n8nBin);
 }
 
-/** pnpm (and, for releases that need it, the pinned Node) from the npm registry, into rt.pnpmDir. */
+/** pnpm and the pinned Node 24 from the npm registry (scripts/node24.mjs), into .cache/tools-node24/. */
 async function ensureTools(rt) {
-	const pnpmPkg = readJson(path.join(rt.pnpmDir, 'node_modules', 'pnpm', 'package.json'));
-	const info = rt.toolsDir ? nodeInfo(rt) : undefined;
-	const nodeOk = !rt.toolsDir || info?.node === rt.nodeVersion;
-	if (pnpmPkg?.version === PNPM_VERSION && fs.existsSync(rt.pnpmCjs) && nodeOk) {
-		log(
-			`pnpm ${PNPM_VERSION}${rt.toolsDir ? ` and Node ${rt.nodeVersion}` : ''} already in ${path.relative(PROJECT_ROOT, rt.pnpmDir)}`,
-		);
-		return;
-	}
-	fs.mkdirSync(rt.pnpmDir, { recursive: true });
-	fs.writeFileSync(
-		path.join(rt.pnpmDir, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'e2e-pnpm',
-				private: true,
-				description: 'pnpm (and Node) for scripts/e2e/install-n8n.mjs',
-			},
-			null,
-			2,
-		) + '\n',
-	);
-	fs.writeFileSync(
-		path.join(rt.pnpmDir, '.npmrc'),
-		'fund=false\naudit=false\nupdate-notifier=false\n',
-	);
-	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	// the npm package `node` fetches the binary in its preinstall script (node-<platform>-<arch>)
-	const packages = [`pnpm@${PNPM_VERSION}`, ...(rt.toolsDir ? [`node@${rt.nodeVersion}`] : [])];
-	await run(
-		npm,
-		['install', '--no-save', '--no-package-lock', '--ignore-scripts=false', ...packages],
-		{
-			cwd: rt.pnpmDir,
-			env: cleanEnv(),
-		},
-	);
+	installPinnedNode24();
 	if (!fs.existsSync(rt.pnpmCjs))
 		throw new Error(`pnpm was installed but ${rt.pnpmCjs} is missing`);
-	if (rt.toolsDir && nodeInfo(rt)?.node !== rt.nodeVersion) {
-		throw new Error(
-			`node@${rt.nodeVersion} was installed but ${rt.nodeBin} does not run as Node ${rt.nodeVersion}`,
-		);
-	}
 }
 
 /**
@@ -428,12 +376,6 @@ async function withInstallLock(rt, fn) {
 async function install(rt, { force }) {
 	const { version } = rt;
 	const t0 = Date.now();
-	if (!rt.toolsDir) {
-		const [major, minor] = process.versions.node.split('.').map(Number);
-		if (major < 20 || (major === 20 && minor < 19)) {
-			throw new Error(`n8n ${version} needs Node >= 20.19 (this is ${process.versions.node})`);
-		}
-	}
 
 	log(
 		`installing n8n ${version} into ${path.relative(PROJECT_ROOT, rt.dir)} (1.3 to 1.9 GB, a few minutes)`,
@@ -456,9 +398,7 @@ async function install(rt, { force }) {
 
 	const tTools = Date.now();
 	await ensureTools(rt);
-	log(
-		`pnpm${rt.toolsDir ? ` and Node ${rt.nodeVersion}` : ''} ready in ${((Date.now() - tTools) / 1000).toFixed(1)} s`,
-	);
+	log(`pnpm and Node ${rt.nodeVersion} ready in ${((Date.now() - tTools) / 1000).toFixed(1)} s`);
 
 	const tInstall = Date.now();
 	const pnpmArgs = [

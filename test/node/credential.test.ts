@@ -123,13 +123,18 @@ test('a read-only key is answered with the list too (it may read)', async () => 
 	expect(Array.isArray(answer?.data)).toBe(true);
 });
 
-test('a wrong or expired key is answered with the code the "key refused" rule reads', async () => {
+test('a wrong key is answered with the code the "key refused" rule reads; an expired key with the message of the "key expired" rule, which n8n tries first', async () => {
 	const refused = ruleFor('error.code', 'unauthorized');
+	const expired = ruleFor('error.message', 'API key expired');
 	expect(refused.properties.message).toMatch(/^The API key was refused .*The Base URL answered/);
-	for (const apiKey of ['cmk_wrong', bed.keys.expired]) {
-		const { answer } = await runTestRequest({ apiKey, baseUrl: bed.url });
-		expect((answer?.error as IDataObject | undefined)?.code).toBe('unauthorized');
-	}
+	expect(expired.properties.message).toMatch(/^The API key has expired .*The Base URL answered/);
+	const rules = testRequest.rules ?? [];
+	expect(rules.indexOf(expired)).toBeLessThan(rules.indexOf(refused));
+	const wrong = (await runTestRequest({ apiKey: 'cmk_wrong', baseUrl: bed.url })).answer?.error;
+	expect(wrong).toMatchObject({ code: 'unauthorized' });
+	expect((wrong as IDataObject).message).not.toBe('API key expired');
+	const old = (await runTestRequest({ apiKey: bed.keys.expired, baseUrl: bed.url })).answer?.error;
+	expect(old).toMatchObject({ code: 'unauthorized', message: 'API key expired' });
 });
 
 test("a Base URL that is not the API (the API's 404, a website, a missing page) answers without `data`", async () => {

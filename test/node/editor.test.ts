@@ -111,10 +111,8 @@ test('analytics Time Zone (version 1.1): Custom shows its input right under the 
 	for (const [, property] of timeZones) {
 		expect(property.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 1.1 } }]);
 		const [group] = property.options as INodePropertyCollection[];
-		expect(group.values.map((value) => value.displayName)).toEqual([
-			'Time Zone',
-			'Custom Time Zone',
-		]);
+		// under the option's "Time Zone" heading, as the editor shows it: not "Time Zone › Time Zone"
+		expect(group.values.map((value) => value.displayName)).toEqual(['Zone', 'Custom Zone']);
 		expect(group.values[1].displayOptions).toEqual({ show: { zone: ['custom'] } });
 	}
 	expect(description('contentMarketing').defaultVersion).toBe(1.1);
@@ -145,19 +143,22 @@ test('the webhook trigger says it needs a public HTTPS URL and points to the pol
 	expect(notice.displayName).toContain('Content Marketing Poll Trigger');
 });
 
-test('every operation has an action an AI agent can read: a sentence-case sentence that says more than its name', () => {
+test("every operation has a short action label, as n8n's own nodes, and the long text in its description", () => {
+	// The action names a new node on the canvas ("Get many leads") and the expressions that reference it;
+	// the description is what the operation list shows and what an agent reads about the tool.
 	const operations = description('contentMarketing').properties.filter(
 		(property) => property.name === 'operation',
 	);
 	const actions = operations.flatMap(
-		(property) => (property.options ?? []) as Array<{ name: string; action?: string }>,
+		(property) =>
+			(property.options ?? []) as Array<{ name: string; action?: string; description?: string }>,
 	);
 	expect(actions.length).toBeGreaterThanOrEqual(25);
-	for (const { name, action } of actions) {
-		expect(typeof action).toBe('string');
+	for (const { action, description: text } of actions) {
 		expect(action).toMatch(/^[A-Z][a-z]+ [^,;:()]+$/);
-		expect(action!.split(' ').length).toBeGreaterThan(name.split(' ').length + 2);
+		expect(action!.length).toBeLessThanOrEqual(40);
+		expect(text!.length).toBeGreaterThan(action!.length);
 	}
-	const getManyLeads = actions.find((option) => option.action?.startsWith('Get many leads'));
-	expect(getManyLeads?.action).toMatch(/filtered by status .* sorted by score or date/);
+	const getManyLeads = actions.find((option) => option.action === 'Get many leads');
+	expect(getManyLeads?.description).toMatch(/filtered by status.*sorted by score or date/);
 });

@@ -121,7 +121,7 @@ test('without Continue On Fail the first failure stops the node: nothing starts 
 	expect(result.error?.message).toBe('not this one (invalid_params) [item 7]');
 	const description = String((result.error as { description?: string }).description);
 	const stopped =
-		/The node stopped at item 7; (\d+) other items? had already been sent \([^;]*; (\d+) succeeded\)/;
+		/The node stopped at item 7; (\d+) other items? had already been sent: items? [^.]*\. Of those, (\d+) succeeded and (\d+) failed\./;
 	expect(description).toMatch(stopped);
 	const match = stopped.exec(description);
 	const [others, succeeded] = [Number(match?.[1]), Number(match?.[2])];

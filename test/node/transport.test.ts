@@ -52,6 +52,8 @@ describe('errors', () => {
 		expect(result.error?.message).toMatch(/\(unauthorized\) \[item 0\]$/);
 		expect(errorText(result)).toContain('HTTP 401 unauthorized');
 		expect(errorText(result)).toContain('check the API key');
+		// the service's reason, as the credential's Test says it too
+		expect(result.error?.message).toMatch(/^API key expired/);
 		expect(everything(result)).not.toContain(bed.keys.expired);
 		expect(everything(result)).not.toMatch(/Bearer/i);
 	});

@@ -10,6 +10,13 @@ export const maxParallelRequestsField: INodeProperties = {
 	default: DEFAULT_MAX_PARALLEL,
 	description:
 		"The most requests for different items in flight at once. The node adapts the number to the service's answers (fewer after a rate limit or slow answers) and never exceeds this; 1 sends one request at a time.",
+	hint: 'Matters with several input items: up to this many of their requests run at once',
+};
+
+/** On Get Many one item's pages are read one after another: the option only spreads several items' lists. */
+const getManyField: INodeProperties = {
+	...maxParallelRequestsField,
+	hint: 'Matters only with several input items (one list each): the pages of one list are always read one after another',
 };
 
 type Show = NonNullable<IDisplayOptions['show']>;
@@ -29,7 +36,14 @@ function withField(collection: INodeProperties): INodeProperties {
 	const at = options.findIndex(
 		(option) => option.displayName.localeCompare(maxParallelRequestsField.displayName) > 0,
 	);
-	options.splice(at === -1 ? options.length : at, 0, maxParallelRequestsField);
+	const operations = shown(collection, 'operation');
+	const onlyGetMany =
+		operations.length > 0 && operations.every((operation) => operation === 'getAll');
+	options.splice(
+		at === -1 ? options.length : at,
+		0,
+		onlyGetMany ? getManyField : maxParallelRequestsField,
+	);
 	return { ...collection, options };
 }
 

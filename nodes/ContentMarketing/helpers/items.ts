@@ -158,9 +158,10 @@ function withOthersSent<T>(
 		const outcome = outcomes[index];
 		return outcome !== undefined && 'value' in outcome;
 	}).length;
+	// the counts stand apart from the item numbers, so "3 succeeded" is never read as "item 3 succeeded"
 	const note =
-		`The node stopped at item ${failedIndex}; ${started.length} other ${started.length === 1 ? 'item had' : 'items had'} already been sent ` +
-		`(${describeItems(started)}; ${succeeded} succeeded). Check them before running the node again.`;
+		`The node stopped at item ${failedIndex}; ${started.length} other ${started.length === 1 ? 'item had' : 'items had'} already been sent: ` +
+		`${describeItems(started)}. Of those, ${succeeded} succeeded and ${started.length - succeeded} failed. Check them before running the node again.`;
 	error.description = [error.description, note].filter(Boolean).join(' · ');
 	return error;
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { multiOptionsSubtitle } from '../helpers/subtitle';
+
 /** The parameters both triggers take, with the same names and meaning (read by leadEvents/params.ts). */
 export const leadEventProperties: INodeProperties[] = [
 	{
@@ -84,3 +86,8 @@ export const leadEventProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** Both triggers' canvas subtitle: the chosen events as the panel names them ("Lead Created"). */
+export const eventsSubtitle = multiOptionsSubtitle(
+	leadEventProperties.find((property) => property.name === 'events')!,
+);

@@ -25,7 +25,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 };
 
 const HINT_BY_STATUS: Record<number, string> = {
-	401: 'The API key was refused: check the API key in the Content Marketing API credential.',
+	401: 'The API key was refused (unknown or expired): check the API key in the Content Marketing API credential.',
 	403: 'The API key has no permission for this (a read-only key, or an object of another account).',
 	429: 'The rate limit was still exceeded after several retries; try again later or with fewer items.',
 };

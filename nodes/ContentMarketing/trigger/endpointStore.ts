@@ -65,7 +65,8 @@ export function setSeen(data: IDataObject, url: string, seen: SeenIds): void {
 export function removeRecord(data: IDataObject, url: string): void {
 	const endpoints = endpointsOf(data);
 	if (!(url in endpoints)) return;
-	const { [url]: _removed, ...rest } = endpoints;
+	const rest = { ...endpoints };
+	delete rest[url];
 	if (Object.keys(rest).length === 0) delete data.endpoints;
 	else data.endpoints = rest;
 }

@@ -22,6 +22,9 @@ import {
 	WORKFLOW_IDS,
 	queueWorkflows,
 } from './workflows.mjs';
+import { ensureNode24 } from '../../node24.mjs';
+
+await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
 const { step, print, seconds } = createProgress({ prefix: 'e2e:queue' });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 
-import { READY_LINE, freePort, n8nBin, n8nEnv, prepareUserFolder } from '../n8n.mjs';
+import { N8N_NODE, READY_LINE, freePort, n8nBin, n8nEnv, prepareUserFolder } from '../n8n.mjs';
 
 /** What each kind of process runs and the log line that says it is ready. */
 const KINDS = {
@@ -75,7 +75,7 @@ export function n8nProcess({ kind, name, userFolder, sharedEnv, extraEnv = {} })
 			output = '';
 			const brokerPort = await freePort();
 			const env = n8nEnv({ userFolder, port, brokerPort, env: { ...sharedEnv, ...extraEnv } });
-			child = spawn(process.execPath, [n8nBin(), ...KINDS[kind].args], {
+			child = spawn(N8N_NODE, [n8nBin(), ...KINDS[kind].args], {
 				cwd: userFolder,
 				env,
 				detached: true,

@@ -30,41 +30,41 @@ export const description: INodeProperties[] = [
 				value: 'getChannels',
 				description:
 					'Get visits, leads and conversion rate by traffic channel (UTM source) for a period',
-				action: 'Get visits and leads and conversion rate per traffic channel',
+				action: 'Get channel analytics',
 			},
 			{
 				name: 'Get Funnel',
 				value: 'getFunnel',
 				description:
 					'Get the content to CTA to lead funnel: count and rate of each step from page view to form submit',
-				action: 'Get the conversion funnel from page view to form submit with counts and rates',
+				action: 'Get the conversion funnel',
 			},
 			{
 				name: 'Get Lead Trend',
 				value: 'getLeadTrend',
 				description: 'Get new leads, conversions and conversion rate by day, week or month',
-				action: 'Get new leads and conversions per day or week or month',
+				action: 'Get the lead trend',
 			},
 			{
 				name: 'Get Overview',
 				value: 'getOverview',
 				description:
 					'Get the account totals for a period (page views, visitors, leads, conversion rate, dwell time) with trends versus the previous period',
-				action: 'Get the analytics overview with totals and trends for a period',
+				action: 'Get the analytics overview',
 			},
 			{
 				name: 'Get Resource Analytics',
 				value: 'getResourceAnalytics',
 				description:
 					'Get the detailed numbers of one content resource: totals, scroll depth, top channels and trend',
-				action: 'Get the analytics of one content resource with totals and trend',
+				action: 'Get the analytics of a content resource',
 			},
 			{
 				name: 'Get Resource Ranking',
 				value: 'getResourceRanking',
 				description:
 					'Rank content resources by page views, visitors, leads, conversion rate or dwell time',
-				action: 'Get content resources ranked by views or leads or conversion rate',
+				action: 'Get the content resource ranking',
 			},
 		],
 		default: 'getOverview',

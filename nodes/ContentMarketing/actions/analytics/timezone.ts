@@ -81,9 +81,10 @@ export const timezoneFields: INodeProperties[] = [
 			{
 				name: 'values',
 				displayName: 'Time Zone',
+				// under the option's own "Time Zone" heading: not "Time Zone › Time Zone" (errors keep the full names)
 				values: [
 					{
-						displayName: 'Time Zone',
+						displayName: 'Zone',
 						name: 'zone',
 						type: 'options',
 						options: ZONE_CHOICES,
@@ -91,7 +92,7 @@ export const timezoneFields: INodeProperties[] = [
 						description: 'The time zone in which days begin and end',
 					},
 					{
-						displayName: 'Custom Time Zone',
+						displayName: 'Custom Zone',
 						name: 'custom',
 						type: 'string',
 						default: '',

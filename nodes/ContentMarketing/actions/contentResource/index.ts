@@ -32,45 +32,46 @@ export const description: INodeProperties[] = [
 				value: 'archive',
 				description:
 					'Archive a published resource: its public link then answers 404, its data is kept',
-				action: 'Archive a published content resource',
+				action: 'Archive a content resource',
 			},
 			{
 				name: 'Create',
 				value: 'create',
 				description:
 					'Create a draft resource from fields or from an uploaded file; returns it with its ID',
-				action: 'Create a draft content resource from fields or an uploaded file',
+				action: 'Create a content resource',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Delete a resource irreversibly',
-				action: 'Delete a content resource permanently',
+				description:
+					'Delete a content resource irreversibly: its ID and its public link then answer 404 (leads keep their source)',
+				action: 'Delete a content resource',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get one resource by ID or public URL',
-				action: 'Get a content resource by ID or public URL',
+				action: 'Get a content resource',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description:
 					'Get many content resources, filtered by status, type, tag or search text and sorted',
-				action: 'Get many content resources filtered by status or type or tag or search text',
+				action: 'Get many content resources',
 			},
 			{
 				name: 'Publish',
 				value: 'publish',
 				description: 'Publish a draft; returns the resource with its public URL',
-				action: 'Publish a draft content resource and return its public URL',
+				action: 'Publish a content resource',
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				description: 'Update the metadata or the file of a resource',
-				action: 'Update the metadata or file of a content resource',
+				action: 'Update a content resource',
 			},
 		],
 		default: 'get',

@@ -17,6 +17,14 @@ import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
 	{
+		// the service keeps leads with the same e-mail apart (an import may hold them): docs/api-contract.md §5
+		displayName:
+			'Every run creates a new lead, also for an e-mail the service already has (it keeps duplicates). To update a known lead instead, look it up first with Lead › Get Many › Filters › Search.',
+		name: 'duplicateEmailNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Email',
 		name: 'email',
 		type: 'string',

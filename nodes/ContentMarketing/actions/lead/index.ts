@@ -29,43 +29,42 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					'Create a lead from an e-mail address with optional name, company, job title, source and custom fields; returns the new lead with its ID, status and score',
-				action: 'Create a lead from an email address and optional contact details',
+					'Create a lead from an e-mail address with optional name, company, job title, source and custom fields; returns the new lead with its ID, status and score. The service accepts a second lead with the same e-mail.',
+				action: 'Create a lead',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
 					'Get one lead by ID: e-mail, name, company, status, score, assignee, notes and custom fields',
-				action: 'Get a lead by ID with its status and score',
+				action: 'Get a lead',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description:
 					'Get many leads, filtered by status, source, assignee, age or search text and sorted by score or date',
-				action:
-					'Get many leads filtered by status or source or search text and sorted by score or date',
+				action: 'Get many leads',
 			},
 			{
 				name: 'Sync Many to CRM',
 				value: 'syncManyToCrm',
 				description:
 					'Push the leads of all input items to the CRM in batches of up to 100; returns one result per lead',
-				action: 'Sync many leads to the CRM in batches and return each CRM record ID',
+				action: 'Sync many leads to the CRM',
 			},
 			{
 				name: 'Sync to CRM',
 				value: 'syncToCrm',
 				description: 'Push a lead to the CRM configured for the account; returns the CRM record ID',
-				action: 'Sync a lead to the CRM and return its CRM record ID',
+				action: 'Sync a lead to the CRM',
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				description:
 					'Update the status, assignee, notes or custom fields of a lead; returns the updated lead',
-				action: 'Update the status or assignee or notes or custom fields of a lead',
+				action: 'Update a lead',
 			},
 		],
 		default: 'getAll',
