@@ -3,7 +3,7 @@
 // every devDependency is used: imported, a type package (@types/…), or named by a script, a config file or
 // a command (jest's ts-jest preset, npx prettier, …). Run by `npm run lint`; on its own:
 // `node scripts/declared-imports.mjs`.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ const NOT_OURS = {
 const CONFIG_FILES = [
 	'jest.config.js',
 	'eslint.config.mjs',
+	'eslint.dev.config.mjs',
 	'tsconfig.json',
 	'tsconfig.dev.json',
 	'.ci/run',
@@ -52,6 +53,18 @@ function packageOf(specifier) {
 	return builtinModules.includes(name) ? undefined : name;
 }
 
+/** The commands a package installs (its package.json `bin`). */
+function binNames(root, name) {
+	try {
+		const { bin } = JSON.parse(
+			readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'),
+		);
+		return typeof bin === 'string' ? [name.split('/').pop()] : Object.keys(bin ?? {});
+	} catch {
+		return [];
+	}
+}
+
 export function checkDeclaredImports(root) {
 	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 	const declared = new Set(
@@ -61,7 +74,14 @@ export function checkDeclaredImports(root) {
 	);
 	const importedBy = new Map();
 	const texts = [];
-	for (const file of FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder)))) {
+	// The config files at the root import too (eslint.config.mjs: @n8n/node-cli/eslint).
+	const configFiles = CONFIG_FILES.map((file) => path.join(root, file)).filter((file) =>
+		existsSync(file),
+	);
+	for (const file of [
+		...FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder))),
+		...configFiles,
+	]) {
 		const text = readFileSync(file, 'utf8');
 		texts.push(text);
 		for (const [, specifier] of text.matchAll(SPECIFIER)) {
@@ -69,13 +89,6 @@ export function checkDeclaredImports(root) {
 			if (name === undefined) continue;
 			if (!importedBy.has(name)) importedBy.set(name, new Set());
 			importedBy.get(name).add(path.relative(root, file));
-		}
-	}
-	for (const file of CONFIG_FILES) {
-		try {
-			texts.push(readFileSync(path.join(root, file), 'utf8'));
-		} catch {
-			// not every checkout has every config file
 		}
 	}
 	const problems = [];
@@ -89,10 +102,12 @@ export function checkDeclaredImports(root) {
 		if (importedBy.has(name) || name.startsWith('@types/')) continue;
 		// Named as a whole quoted string (a preset, a spawned command's package) or run by a script.
 		const named = [`'${name}'`, `"${name}"`, `npx ${name}`];
+		// A package used through its command (@n8n/node-cli's n8n-node) counts under that name too.
+		const commands = [name, ...binNames(root, name)];
 		const scripts = Object.values(pkg.scripts ?? {});
 		if (
 			!texts.some((text) => named.some((form) => text.includes(form))) &&
-			!scripts.some((script) => script.split(/\s+/).includes(name))
+			!scripts.some((script) => script.split(/\s+/).some((word) => commands.includes(word)))
 		)
 			problems.push(
 				`devDependency ${name} is used nowhere (not imported, named by no script or config)`,

@@ -128,7 +128,7 @@ test('a wrong key is answered with the code the "key refused" rule reads; an exp
 	const expired = ruleFor('error.message', 'API key expired');
 	expect(refused.properties.message).toMatch(/^The API key was refused .*The Base URL answered/);
 	expect(expired.properties.message).toMatch(/^The API key has expired .*The Base URL answered/);
-	const rules = testRequest.rules ?? [];
+	const rules: unknown[] = testRequest.rules ?? [];
 	expect(rules.indexOf(expired)).toBeLessThan(rules.indexOf(refused));
 	const wrong = (await runTestRequest({ apiKey: 'cmk_wrong', baseUrl: bed.url })).answer?.error;
 	expect(wrong).toMatchObject({ code: 'unauthorized' });

@@ -105,6 +105,8 @@ const analytics = (
 		['period', 'Period', OBJECT],
 	]),
 	...cases(`analytics.${operation}`, { ...PERIOD, ...extra }, [
+		// Errors name the option the editor shows as the heading above "Zone" (timezone.ts).
+		['options.timezone.values.zone', 'Time Zone', OBJECT],
 		[
 			'options.timezone.values.custom',
 			'Custom Time Zone',
