@@ -18,6 +18,7 @@ import {
 	networkErrorCode,
 	retryAfterDelay,
 } from './retry';
+import { jsonBody } from './jsonBody';
 import type { ApiContext } from './session';
 import { sessionOf } from './session';
 import { sleepUnlessCancelled } from './wait';
@@ -146,6 +147,8 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 		await limit.whenOpen();
 		const framed =
 			multipart === undefined || currentMethod === 'GET' ? undefined : await multipart.build();
+		const json =
+			multipart === undefined && currentMethod !== 'GET' ? jsonBody(request.body) : undefined;
 		const discard = () => {
 			if (framed !== undefined && !Buffer.isBuffer(framed.body)) framed.body.destroy();
 		};
@@ -157,6 +160,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 				Accept: 'application/json',
 				Authorization: credential.authorization,
 				...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}),
+				...(json !== undefined ? { 'Content-Type': 'application/json' } : {}),
 				...(framed !== undefined
 					? {
 							'Content-Type': framed.contentType,
@@ -167,8 +171,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 					: {}),
 				...request.headers,
 			},
-			body: (framed?.body ??
-				(currentMethod === 'GET' ? undefined : request.body)) as IHttpRequestOptions['body'],
+			body: (framed?.body ?? json) as IHttpRequestOptions['body'],
 			json: multipart === undefined,
 			timeout: REQUEST_TIMEOUT_MS,
 			returnFullResponse: true,
