@@ -281,7 +281,16 @@ try {
 				return ok.size >= count ? entries : undefined;
 			},
 			{ timeoutMs: firstRetryMs + 60_000 },
-		);
+		).catch(async (error) => {
+			// say how far it got: acknowledged events and the answers the attempts got
+			const entries = (await log()).filter((d) => d.type === 'lead.created');
+			const answers = {};
+			for (const d of entries)
+				answers[d.status_code ?? d.error] = (answers[d.status_code ?? d.error] ?? 0) + 1;
+			const acked = new Set(entries.filter((d) => d.ok).map((d) => d.event_id)).size;
+			error.message += `: ${acked} acknowledged after ${entries.length} attempts, answers ${JSON.stringify(answers)}`;
+			throw error;
+		});
 		const eventIds = [...new Set(delivered.map((d) => d.event_id))];
 		assert(eventIds.length === count, `${eventIds.length} events delivered, expected ${count}`);
 		const perEvent = async () => {
