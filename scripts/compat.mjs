@@ -1,7 +1,8 @@
 // The n8n-workflow of each supported n8n, as the built package sees it at run time: the peer resolves to
 // the user's n8n's copy, so a runtime import must exist in the oldest and in the newest supported release.
 // The oldest (n8n 2.8.4 ships n8n-workflow 2.8.0) is the project's own devDependency; the newest (n8n
-// 2.41.3 pins n8n-workflow 2.41.0) is installed into compat/n8n-2.41/ from its lockfile on first use.
+// 2.41.3 pins n8n-workflow 2.41.0) is installed into compat/n8n-2.41/ from its lockfile on first use,
+// with the n8n-core that n8n runs, for the second run of the test suites (scripts/test-gen2.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NEWEST_DIR = path.join(root, 'compat', 'n8n-2.41');
+export const NEWEST_DIR = path.join(root, 'compat', 'n8n-2.41');
 
 /** n8n release → the n8n-workflow it runs our package with, and where that copy is installed. */
 export const SUPPORTED_WORKFLOW_PACKAGES = [
@@ -17,11 +18,26 @@ export const SUPPORTED_WORKFLOW_PACKAGES = [
 	{ n8n: '2.41.3', version: '2.41.0', from: NEWEST_DIR },
 ];
 
-function installNewest() {
-	const manifest = path.join(NEWEST_DIR, 'node_modules', 'n8n-workflow', 'package.json');
-	if (existsSync(manifest)) return;
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** The packages compat/n8n-2.41/package.json pins, with the version installed (undefined: missing). */
+export function newestPackages() {
+	const { dependencies } = readJson(path.join(NEWEST_DIR, 'package.json'));
+	return Object.entries(dependencies).map(([name, pinned]) => {
+		const manifest = path.join(NEWEST_DIR, 'node_modules', name, 'package.json');
+		return {
+			name,
+			pinned,
+			installed: existsSync(manifest) ? readJson(manifest).version : undefined,
+		};
+	});
+}
+
+/** Installs compat/n8n-2.41/ from its lockfile unless every package it pins is there at its version. */
+export function installNewest() {
+	if (newestPackages().every(({ pinned, installed }) => pinned === installed)) return;
 	// --ignore-scripts: n8n-workflow 2.41 pulls isolated-vm, whose native build needs Node >= 24; its
-	// exports load without it.
+	// exports load without it, and the engine runs expressions without it.
 	try {
 		execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 			cwd: NEWEST_DIR,

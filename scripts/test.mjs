@@ -1,4 +1,6 @@
-// The test command: build the package (tests load the compiled nodes like n8n does), then run jest.
+// The test command: build the package (tests load the compiled nodes like n8n does), then run jest on
+// n8n 2.8's packages with this Node, then the suites that run n8n's engine again on n8n 2.41's packages
+// with Node 24 (scripts/test-gen2.mjs). Jest arguments go to both runs.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -7,13 +9,29 @@ import { ensureNode24 } from './node24.mjs';
 
 await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
+import { runGeneration2 } from './test-gen2.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
+const args = process.argv.slice(2);
 run([path.join(root, 'scripts/build.mjs')]);
+const started = Date.now();
+let failed = false;
+console.log(
+	`[test] generation 1: n8n-core and n8n-workflow of n8n 2.8 on Node ${process.versions.node}`,
+);
 try {
-	run([require.resolve('jest/bin/jest'), ...process.argv.slice(2)]);
+	run([require.resolve('jest/bin/jest'), ...args]);
 } catch {
-	process.exit(1);
+	failed = true;
 }
+const first = seconds(started);
+const second = Date.now();
+const code = await runGeneration2(args);
+console.log(
+	`[test] generation 1 ${failed ? 'FAILED' : 'passed'} in ${first}, generation 2 ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(second)}`,
+);
+process.exit(failed || code !== 0 ? 1 : 0);

@@ -26,6 +26,7 @@ import { buildPackage, createStack } from './stack.mjs';
 
 const CHECKS = [
 	'./check-manual-examples.mjs', // the Manual-Trigger examples, headless
+	'./check-bulk-faults.mjs', // bulk Lead › Create under a 429 storm, headless: each lead once
 	'./check-trigger.mjs', // the webhook trigger example live, and its test URL
 	'./check-mcp.mjs', // tool variants behind n8n's MCP Server Trigger, driven by an MCP client
 	'./check-http-request-credential.mjs', // the credential in the HTTP Request node

@@ -302,6 +302,18 @@ async function ensureTools(rt) {
 }
 
 /**
+ * The Node executable that runs n8n `version`: for a release that needs its own Node (2.41.3: Node 24),
+ * fetched from the npm registry into .cache/tools-node<major>/ when it is not there yet (with pnpm, as an
+ * install does). The second run of the test suites (scripts/test-gen2.mjs) runs on it.
+ */
+export async function ensureRuntimeNode(version = N8N_VERSION) {
+	const rt = n8nRuntime(version);
+	if (rt.toolsDir && nodeInfo(rt)?.node !== rt.nodeVersion)
+		await withInstallLock(rt, async () => await ensureTools(rt));
+	return rt.nodeBin;
+}
+
+/**
  * Installs n8n `version` (default: the selected one) unless the marker says it is there.
  * @returns {Promise<{ skipped: boolean, seconds: number, version: string }>}
  */

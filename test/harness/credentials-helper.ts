@@ -1,6 +1,7 @@
 import { Credentials, getAdditionalKeys } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialType,
 	ICredentialsExpressionResolveValues,
 	IExecuteData,
 	IHttpRequestHelper,
@@ -75,6 +76,19 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	getParentTypes(typeName: string): string[] {
 		return this.credentialTypes.getParentTypes(typeName);
+	}
+
+	/**
+	 * n8n 2.41's engine asks this before handing a node its credential (n8n's CredentialsHelper: an
+	 * unknown type passes, a type with `restrictToSupportedNodes` only serves its `supportedNodes`);
+	 * n8n 2.8 never calls it.
+	 */
+	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
+		if (!this.credentialTypes.recognizes(credentialType)) return true;
+		const type: ICredentialType & { restrictToSupportedNodes?: boolean } =
+			this.credentialTypes.getByName(credentialType);
+		if (type.restrictToSupportedNodes !== true) return true;
+		return this.credentialTypes.getSupportedNodes(credentialType).includes(nodeType);
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {

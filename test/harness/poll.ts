@@ -17,6 +17,14 @@ import { triggerNodeJson } from './harness-context';
 import { runWorkflow } from './run-workflow';
 import { createWorkflow, DEFAULT_WORKFLOW_ID, persistableStaticData } from './workflow';
 
+type RunPoll = TriggersAndPollers['runPoll'];
+
+/** TriggersAndPollers of either n8n generation (types are 2.8's). */
+interface PollRunner {
+	runPoll: RunPoll;
+	runPollFunction?: RunPoll;
+}
+
 export interface PollOptions {
 	type: string;
 	typeVersion?: number;
@@ -155,7 +163,12 @@ export class PollHarness {
 		workflow: Workflow,
 		context: PollContext,
 	): Promise<INodeExecutionData[][] | null> {
-		return await new TriggersAndPollers().runPoll(workflow, workflow.nodes[this.name], context);
+		const pollers: PollRunner = new TriggersAndPollers();
+		const node = workflow.nodes[this.name];
+		// n8n 2.8 calls it runPoll; n8n 2.41 runPollFunction (the same call, counting overlapping polls)
+		if (pollers.runPollFunction !== undefined)
+			return await pollers.runPollFunction(workflow, node, context);
+		return await pollers.runPoll(workflow, node, context);
 	}
 
 	/** ActiveWorkflowManager's `__emit`: saves the static data, then starts an execution. */

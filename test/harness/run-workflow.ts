@@ -1,8 +1,9 @@
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INode, IRun, WorkflowExecuteMode } from 'n8n-workflow';
-import { UnexpectedError, createDeferredPromise, createRunExecutionData } from 'n8n-workflow';
+import { UnexpectedError, createRunExecutionData } from 'n8n-workflow';
 
 import { createAdditionalData } from './additional-data';
+import { deferred } from './deferred';
 import { START_NODE_TYPE } from './core-nodes';
 import type { HarnessContext } from './harness-context';
 import { RunResult } from './run-result';
@@ -38,7 +39,7 @@ export async function runWorkflow(
 	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
 		executionOrder.push(nodeName);
 	});
-	const finished = createDeferredPromise<{ run: IRun; staticData: IDataObject }>();
+	const finished = deferred<{ run: IRun; staticData: IDataObject }>();
 	hooks.addHandler('workflowExecuteAfter', (run) => {
 		finished.resolve({ run, staticData: persistableStaticData(workflow) });
 	});

@@ -3,7 +3,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { HookContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
-	IDeferredPromise,
 	IHttpRequestMethods,
 	INode,
 	INodeExecutionData,
@@ -18,10 +17,12 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { UnexpectedError, createDeferredPromise } from 'n8n-workflow';
+import { UnexpectedError } from 'n8n-workflow';
 
 import type { HttpRequestSlot, HttpResponseSlot } from './additional-data';
 import { createAdditionalData } from './additional-data';
+import type { Deferred } from './deferred';
+import { deferred } from './deferred';
 import type { HarnessContext } from './harness-context';
 import { triggerNodeJson } from './harness-context';
 import { sendHttpRequest } from './http-client';
@@ -121,7 +122,7 @@ export class TriggerHarness {
 
 	private readonly store: StaticDataStore;
 
-	private readonly pending = new Map<string, IDeferredPromise<Delivery>>();
+	private readonly pending = new Map<string, Deferred<Delivery>>();
 
 	private readonly waiters: Array<(delivery: Delivery) => void> = [];
 
@@ -201,7 +202,7 @@ export class TriggerHarness {
 			url.searchParams.set(key, value);
 
 		const id = randomUUID();
-		const outcome = createDeferredPromise<Delivery>();
+		const outcome = deferred<Delivery>();
 		this.pending.set(id, outcome);
 		try {
 			const { body, headers } = encodeRequest(request);

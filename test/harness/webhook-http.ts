@@ -2,8 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
-import { parseIncomingMessage } from 'n8n-core';
+import * as core from 'n8n-core';
 import { jsonParse } from 'n8n-workflow';
+
+/**
+ * n8n's `parseIncomingMessage` (content type, encoding, disposition from the headers): n8n-core exports
+ * it up to n8n 2.8; n8n 2.41 moved it to @n8n/backend-network, where its body parser takes it from.
+ */
+const parseIncomingMessage: (message: IncomingMessage) => void =
+	(core as Partial<typeof core>).parseIncomingMessage ??
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- only n8n 2.41 ships this package
+	(require('@n8n/backend-network') as { parseIncomingMessage: (message: IncomingMessage) => void })
+		.parseIncomingMessage;
 
 /**
  * The request a trigger's `webhook()` sees: a real `IncomingMessage` after n8n's `rawBodyReader`

@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { Sent } from './concurrency';
+import { jsonBody } from './jsonBody';
 import type { Hop } from './redirects';
 import type { ApiContext, Session, SessionCredential } from './session';
 import type { CoreRequest } from './types';
@@ -31,6 +32,7 @@ export async function sendAttempt(
 	await limit.whenOpen();
 	const framed =
 		multipart === undefined || hop.method === 'GET' ? undefined : await multipart.build();
+	const json = multipart === undefined && hop.method !== 'GET' ? jsonBody(request.body) : undefined;
 	const discard = () => {
 		if (framed !== undefined && !Buffer.isBuffer(framed.body)) framed.body.destroy();
 	};
@@ -38,6 +40,7 @@ export async function sendAttempt(
 		Accept: 'application/json',
 		Authorization: credential.authorization,
 		...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}),
+		...(json !== undefined ? { 'Content-Type': 'application/json' } : {}),
 		...(framed !== undefined
 			? {
 					'Content-Type': framed.contentType,
@@ -51,8 +54,7 @@ export async function sendAttempt(
 		url: hop.url,
 		qs: hop.qs,
 		headers,
-		body: (framed?.body ??
-			(hop.method === 'GET' ? undefined : request.body)) as IHttpRequestOptions['body'],
+		body: (framed?.body ?? json) as IHttpRequestOptions['body'],
 		json: multipart === undefined,
 		timeout: REQUEST_TIMEOUT_MS,
 		returnFullResponse: true,

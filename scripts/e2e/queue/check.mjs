@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-// `npm run test:e2e:queue`: the package in n8n 2.8.4 scaled out (queue mode): PostgreSQL, Redis,
-// one main, two workers, two webhook processors behind a round-robin front, the sandbox as the
-// service. Prints one timed line per step and the figures (executions per event, duplicates, lost);
-// exits 1 naming the failed step. Everything it starts is stopped by PID at the end, also on failure.
+// `npm run test:e2e:queue`: the package in n8n scaled out (queue mode), on n8n 2.8.4 by default;
+// `-- --n8n=2.8.4,2.41.3` runs both side by side (`-- --one-by-one` in turn). 2.41.3 is not in the default
+// because it fails there today (scripts/e2e/README.md "Queue mode on n8n 2.41.3"): per release PostgreSQL,
+// Redis, one main, two workers, two webhook processors behind a round-robin front, the sandbox as the
+// service. Each release runs in a child process on its own Node (scripts/e2e/releases.mjs). Prints one
+// timed line per step and the figures (executions per event, duplicates, lost); exits 1 naming the
+// failed step. Everything it starts is stopped by PID at the end, also on failure.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { credentialsFor } from '../examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from '../install-n8n.mjs';
 import { importJson, runN8nOk } from '../n8n.mjs';
 import { createProgress } from '../progress.mjs';
+import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
 import { startSandboxInProcess } from '../sandbox.mjs';
 import { n8nProcess, queueEnv, startFront } from './cluster.mjs';
 import { ensurePackages, startPostgres, startRedis } from './services.mjs';
@@ -26,7 +31,29 @@ import { ensureNode24 } from '../../node24.mjs';
 
 await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
-const { step, print, seconds } = createProgress({ prefix: 'e2e:queue' });
+if (!isReleaseChild()) {
+	process.exit(
+		await runEveryRelease({
+			script: fileURLToPath(import.meta.url),
+			// 2.41.3 only when asked for: its failure is measured and written up, not yet fixed.
+			versions: chosenVersions(process.argv, ['2.8.4']),
+			prefix: 'e2e:queue',
+			sideBySide: !process.argv.includes('--one-by-one'),
+			before: {
+				// once for all releases: two apt-get runs at once would fight over dpkg's lock
+				title: 'PostgreSQL and Redis from Debian packages (apt-get when missing)',
+				run: () => {
+					const { installed } = ensurePackages();
+					return {
+						detail: installed.length ? `installed ${installed.join(', ')}` : 'already installed',
+					};
+				},
+			},
+		}),
+	);
+}
+
+const { step, print, seconds } = createProgress({ prefix: `e2e:queue ${N8N_VERSION}` });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The contract's retry schedule (docs/api-contract.md §10); the restart scenario waits longer before the first retry. */
 const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
@@ -57,13 +84,14 @@ try {
 		const { skipped, seconds: took } = await installN8n();
 		return { detail: skipped ? 'already installed' : `installed in ${took.toFixed(1)} s` };
 	});
-	await step('build the package (node scripts/build.mjs)', async () => {
-		const res = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], {
-			cwd: PROJECT_ROOT,
-			encoding: 'utf8',
+	if (process.env.E2E_PACKAGE_BUILT !== '1')
+		await step('build the package (node scripts/build.mjs)', async () => {
+			const res = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build.mjs')], {
+				cwd: PROJECT_ROOT,
+				encoding: 'utf8',
+			});
+			assert(res.status === 0, `build failed\n${res.stdout}${res.stderr}`);
 		});
-		assert(res.status === 0, `build failed\n${res.stdout}${res.stderr}`);
-	});
 	await step('PostgreSQL and Redis from Debian packages (apt-get when missing)', async () => {
 		const { installed } = ensurePackages();
 		return { detail: installed.length ? `installed ${installed.join(', ')}` : 'already installed' };
@@ -258,7 +286,16 @@ try {
 				return ok.size >= count ? entries : undefined;
 			},
 			{ timeoutMs: firstRetryMs + 60_000 },
-		);
+		).catch(async (error) => {
+			// say how far it got: acknowledged events and the answers the attempts got
+			const entries = (await log()).filter((d) => d.type === 'lead.created');
+			const answers = {};
+			for (const d of entries)
+				answers[d.status_code ?? d.error] = (answers[d.status_code ?? d.error] ?? 0) + 1;
+			const acked = new Set(entries.filter((d) => d.ok).map((d) => d.event_id)).size;
+			error.message += `: ${acked} acknowledged after ${entries.length} attempts, answers ${JSON.stringify(answers)}`;
+			throw error;
+		});
 		const eventIds = [...new Set(delivered.map((d) => d.event_id))];
 		assert(eventIds.length === count, `${eventIds.length} events delivered, expected ${count}`);
 		const perEvent = async () => {

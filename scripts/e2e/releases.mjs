@@ -1,0 +1,75 @@
+// One e2e script on several n8n releases: the parent installs each release and builds the package
+// once, then runs the script in a child process per release on the Node that runs that release
+// (E2E_N8N_VERSION names it, E2E_PACKAGE_BUILT=1 says the build is done), so the script's helpers use
+// that n8n's own native modules. Side by side or one after the other; a summary line per release.
+import { spawn } from 'node:child_process';
+
+import { installN8n, N8N_VERSIONS, n8nRuntime, PROJECT_ROOT } from './install-n8n.mjs';
+import { createProgress } from './progress.mjs';
+import { buildPackage } from './stack.mjs';
+
+/** True in the child started for one release. */
+export const isReleaseChild = () => Boolean(process.env.E2E_N8N_VERSION);
+
+/** The releases named by `--n8n=<v>[,<v>]`, else every release in N8N_VERSIONS. */
+export function chosenVersions(argv = process.argv, defaults = N8N_VERSIONS) {
+	const chosen = argv.find((a) => a.startsWith('--n8n='))?.slice('--n8n='.length);
+	return chosen ? chosen.split(',') : defaults;
+}
+
+function runChild(script, version) {
+	return new Promise((resolve) => {
+		const child = spawn(n8nRuntime(version).nodeBin, [script], {
+			cwd: PROJECT_ROOT,
+			env: { ...process.env, E2E_N8N_VERSION: version, E2E_PACKAGE_BUILT: '1' },
+			stdio: 'inherit',
+		});
+		child.on('error', (error) => resolve({ code: 1, error }));
+		child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
+	});
+}
+
+/**
+ * Installs and builds, runs `before` (a step for what the releases share), then `script` once per
+ * release. Resolves to the exit code: 1 when any step or release failed.
+ */
+export async function runEveryRelease({ script, versions, prefix, sideBySide = false, before }) {
+	const progress = createProgress({ prefix });
+	try {
+		// both at once on a fresh machine: downloads overlap, and the store is shared
+		await Promise.all(
+			versions.map((version) =>
+				progress.step(`install n8n ${version} if needed`, async () => {
+					const { skipped, seconds } = await installN8n({ version });
+					return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
+				}),
+			),
+		);
+		await progress.step('build the package (node scripts/build.mjs)', buildPackage);
+		if (before) await progress.step(before.title, before.run);
+	} catch (error) {
+		console.error(`\n${prefix} FAILED in step "${error.step}":\n${error.stack ?? error}`);
+		return 1;
+	}
+	const one = async (version) => {
+		const t0 = Date.now();
+		const { code, signal, error } = await runChild(script, version);
+		return {
+			version,
+			ok: code === 0,
+			seconds: (Date.now() - t0) / 1000,
+			why: error?.message ?? signal ?? code,
+		};
+	};
+	const results = [];
+	if (sideBySide) results.push(...(await Promise.all(versions.map(one))));
+	else for (const version of versions) results.push(await one(version));
+	console.log(
+		`\n${prefix} summary (${progress.seconds().toFixed(1)} s in all${sideBySide && versions.length > 1 ? ', releases side by side' : ''}):`,
+	);
+	for (const r of results)
+		console.log(
+			`  n8n ${r.version}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
+		);
+	return results.every((r) => r.ok) ? 0 : 1;
+}
