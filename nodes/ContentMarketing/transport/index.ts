@@ -20,6 +20,7 @@ import {
 } from './retry';
 import type { ApiContext } from './session';
 import { sessionOf } from './session';
+import { attemptTimeout, retryFits } from './deadline';
 import { sleepUnlessCancelled } from './wait';
 import { isObject } from '../helpers/values';
 
@@ -170,7 +171,7 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 			body: (framed?.body ??
 				(currentMethod === 'GET' ? undefined : request.body)) as IHttpRequestOptions['body'],
 			json: multipart === undefined,
-			timeout: REQUEST_TIMEOUT_MS,
+			timeout: attemptTimeout(session, REQUEST_TIMEOUT_MS),
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			// Redirects are handled below; following them in axios would also keep a streamed file in memory.
@@ -188,9 +189,15 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 			if (error instanceof NodeOperationError || signal?.aborted)
 				throw asNodeError(this.getNode(), error, itemIndex);
 			limit.answered(sent, 'error');
-			if (replayable && attempt < MAX_RETRIES && isTransientNetworkError(error)) {
+			const delay = backoffDelay(attempt);
+			if (
+				replayable &&
+				attempt < MAX_RETRIES &&
+				isTransientNetworkError(error) &&
+				retryFits(session, delay)
+			) {
 				mayHaveBeenProcessed = true;
-				await sleepUnlessCancelled(backoffDelay(attempt), signal);
+				await sleepUnlessCancelled(delay, signal);
 				continue;
 			}
 			// n8n-core's own error may carry the request options (and so the Authorization header): not passed on.
@@ -235,17 +242,20 @@ async function send<T>(this: ApiContext, request: CoreRequest): Promise<T> {
 		// The earlier attempt deleted it, only its answer was lost.
 		if (statusCode === 404 && method === 'DELETE' && mayHaveBeenProcessed) return {} as T;
 		limit.answered(sent, statusCode === 429 ? 'rate_limited' : statusCode >= 500 ? 'error' : 'ok');
+		const delay =
+			(statusCode === 429 ? retryAfterDelay(headers) : undefined) ?? backoffDelay(attempt);
 		const retry =
 			attempt < MAX_RETRIES &&
 			!signal?.aborted &&
-			(statusCode === 429 || (statusCode >= 500 && replayable));
+			(statusCode === 429 || (statusCode >= 500 && replayable)) &&
+			retryFits(session, delay);
 		if (retry) {
 			if (statusCode === 429) {
 				// docs/api-contract.md §9: the limit is per key, so every sender of this execution waits.
-				await limit.pauseFor(retryAfterDelay(headers) ?? backoffDelay(attempt), signal);
+				await limit.pauseFor(delay, signal);
 			} else {
 				mayHaveBeenProcessed = true;
-				await sleepUnlessCancelled(backoffDelay(attempt), signal);
+				await sleepUnlessCancelled(delay, signal);
 			}
 			continue;
 		}
