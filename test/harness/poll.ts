@@ -264,7 +264,10 @@ export class PollHarness {
 	}
 
 	/** A fresh Workflow from the database, the node's data taken from `poller_state` when it is there. */
-	private durableRun(activation: WorkflowActivateMode): { workflow: Workflow; context: PollContext } {
+	private durableRun(activation: WorkflowActivateMode): {
+		workflow: Workflow;
+		context: PollContext;
+	} {
 		const key = `node:${this.name}`;
 		const staticData = structuredClone(this.stored);
 		if (this.cursorsInPollerState) {
@@ -301,7 +304,13 @@ export class PollHarness {
 			credentialsHelper: this.context.credentials,
 			urls: this.context.urls(),
 		});
-		return new PollContext(workflow, workflow.nodes[this.name], additionalData, 'trigger', activation);
+		return new PollContext(
+			workflow,
+			workflow.nodes[this.name],
+			additionalData,
+			'trigger',
+			activation,
+		);
 	}
 
 	private async runPoll(

@@ -51,7 +51,7 @@ describe.each(SCHEDULERS)('%s', (_label, scheduler) => {
 	});
 });
 
-test('durable scheduler: the activation poll\'s cursor is discarded, its anchor in global static data is kept', async () => {
+test("durable scheduler: the activation poll's cursor is discarded, its anchor in global static data is kept", async () => {
 	await useSource(sandbox, 'events');
 	await createLeads(sandbox, 2);
 	const trigger = poller(harness(), {}, { kind: 'durable' });
@@ -61,7 +61,10 @@ test('durable scheduler: the activation poll\'s cursor is discarded, its anchor 
 	// ... and the workflow's static data, saved by the activation, with where the node started
 	expect(trigger.staticData.global).toEqual({
 		contentMarketingPollTriggerStart: {
-			[trigger.name]: { nodeId: expect.any(String), state: expect.objectContaining({ source: 'events' }) },
+			[trigger.name]: {
+				nodeId: expect.any(String),
+				state: expect.objectContaining({ source: 'events' }),
+			},
 		},
 	});
 	const lead = await sandbox.createLead();

@@ -58,7 +58,11 @@ describe.each(SOURCES)('source: %s', (source) => {
 test('a poll n8n abandoned (its timeout below the budget it offered) is dropped; the next polls emit each event once', async () => {
 	await useSource(sandbox, 'events');
 	// A misconfigured n8n: it offers 30 s but abandons after 2 s.
-	const trigger = poller(harness(), {}, { kind: 'durable', pollTimeoutMs: 2_000, pollBudgetMs: 30_000 });
+	const trigger = poller(
+		harness(),
+		{},
+		{ kind: 'durable', pollTimeoutMs: 2_000, pollBudgetMs: 30_000 },
+	);
 	await trigger.activate();
 	await createLeads(sandbox, 5);
 	await sandbox.setFaults({ latency_ms: 2_500, methods: ['GET'] });

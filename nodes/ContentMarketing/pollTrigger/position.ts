@@ -51,8 +51,7 @@ export function advance(position: Position, at: string, time: number, id: string
 	const boundary = Date.parse(position.at);
 	if (time > boundary) return { at, last: id };
 	if (time < boundary) return position;
-	const last =
-		position.last === undefined || idOrder(id, position.last) > 0 ? id : position.last;
+	const last = position.last === undefined || idOrder(id, position.last) > 0 ? id : position.last;
 	return position.ids === undefined ? { at: position.at, last } : { ...position, last };
 }
 

@@ -67,7 +67,8 @@ export function unpackStatuses(value: unknown): StatusMemory {
 	const memory: StatusMemory = {};
 	if (typeof value === 'string') {
 		for (const entry of value.split(',')) {
-			if (entry.length > KEY_LENGTH) memory[entry.slice(0, KEY_LENGTH)] = statusOf(entry.slice(KEY_LENGTH));
+			if (entry.length > KEY_LENGTH)
+				memory[entry.slice(0, KEY_LENGTH)] = statusOf(entry.slice(KEY_LENGTH));
 		}
 	} else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
 		for (const [id, status] of Object.entries(value))
