@@ -111,9 +111,10 @@ async function recordedIds(api) {
 	return ids;
 }
 
+/** The node's requests to the events list (they carry `order`; this script's own reads do not). */
 async function requests(sandbox) {
 	return (await sandbox.client.control('GET', '/_sandbox/requests')).filter(
-		(r) => r.path === '/v1/events',
+		(r) => r.path === '/v1/events' && String(r.query).includes('order='),
 	);
 }
 
