@@ -155,8 +155,12 @@ async function checkEveryRelease(versions) {
 	const polls = versions.includes(POLL_SCHEDULERS_RELEASE)
 		? timedChild('poll trigger, n8n 2.41.3 schedulers', runPollSchedulers)
 		: undefined;
-	for (const version of versions)
-		results.push(await timedChild(`n8n ${version}`, () => runChild(version)));
+	// The releases side by side too (each child: its own sandbox, user folder and ports).
+	results.push(
+		...(await Promise.all(
+			versions.map((version) => timedChild(`n8n ${version}`, () => runChild(version))),
+		)),
+	);
 	if (polls) results.push(await polls);
 	console.log(`\ne2e summary (${progress.seconds().toFixed(1)} s in all):`);
 	for (const r of results)
