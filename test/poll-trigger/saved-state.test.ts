@@ -2,7 +2,7 @@
 // fallback's statuses as an object) is read, nothing is repeated or skipped, and it is then saved compact.
 import type { IDataObject } from 'n8n-workflow';
 
-import { createLeads, describeItems, pollSetup, poller, useSource } from './poll-bed';
+import { createLeads, describeItems, pollSetup, useSource } from './poll-bed';
 
 const { sandbox, harness } = pollSetup();
 
