@@ -104,6 +104,36 @@ function runChild(version) {
 	});
 }
 
+const POLL_SCHEDULERS_RELEASE = '2.41.3';
+
+/** check-poll-schedulers.mjs in a child process (it re-runs itself on n8n 2.41.3's Node). */
+function runPollSchedulers() {
+	return new Promise((resolve) => {
+		const child = spawn(
+			process.execPath,
+			[path.join(path.dirname(thisFile), 'check-poll-schedulers.mjs')],
+			{
+				cwd: PROJECT_ROOT,
+				env: { ...process.env, E2E_PACKAGE_BUILT: '1' },
+				stdio: 'inherit',
+			},
+		);
+		child.on('error', (error) => resolve({ code: 1, error }));
+		child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
+	});
+}
+
+async function timedChild(what, run) {
+	const t0 = Date.now();
+	const { code, signal, error } = await run();
+	return {
+		what,
+		ok: code === 0,
+		seconds: (Date.now() - t0) / 1000,
+		why: error?.message ?? signal ?? code,
+	};
+}
+
 async function checkEveryRelease(versions) {
 	const progress = createProgress({ prefix: 'e2e' });
 	const results = [];
@@ -123,20 +153,22 @@ async function checkEveryRelease(versions) {
 		process.exitCode = 1;
 		return;
 	}
-	for (const version of versions) {
-		const t0 = Date.now();
-		const { code, signal, error } = await runChild(version);
-		results.push({
-			version,
-			ok: code === 0,
-			seconds: (Date.now() - t0) / 1000,
-			why: error?.message ?? signal ?? code,
-		});
-	}
+	// The poll trigger at a minute per poll (check-poll-schedulers.mjs, its own n8n processes, sandboxes
+	// and ports) runs beside the releases' checks, so that its minutes do not add to theirs.
+	const polls = versions.includes(POLL_SCHEDULERS_RELEASE)
+		? timedChild('poll trigger, n8n 2.41.3 schedulers', runPollSchedulers)
+		: undefined;
+	// The releases side by side too (each child: its own sandbox, user folder and ports).
+	results.push(
+		...(await Promise.all(
+			versions.map((version) => timedChild(`n8n ${version}`, () => runChild(version))),
+		)),
+	);
+	if (polls) results.push(await polls);
 	console.log(`\ne2e summary (${progress.seconds().toFixed(1)} s in all):`);
 	for (const r of results)
 		console.log(
-			`  n8n ${r.version}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
+			`  ${r.what}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
 		);
 	if (results.some((r) => !r.ok)) process.exitCode = 1;
 }

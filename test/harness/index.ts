@@ -2,7 +2,7 @@ export { createHarness, Harness, type HarnessOptions } from './harness';
 export type { RunOptions } from './run-workflow';
 export { RunResult } from './run-result';
 export { NODE_UNDER_TEST, type NodeRunResult, type RunNodeOptions } from './run-node';
-export { PollHarness, type PollOptions, type PollOutcome } from './poll';
+export { PollHarness, type PollOptions, type PollOutcome, type PollScheduler } from './poll';
 export {
 	TriggerHarness,
 	type Delivery,

@@ -1,7 +1,10 @@
 // What the leads-list fallback cannot see (README, docs/api-contract.md §14 "Fallback"), shown next to the events list.
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_STATUSES } from '../../dist/nodes/ContentMarketing/pollTrigger/leadsSource';
+import {
+	BYTES_PER_STATUS,
+	MAX_REMEMBERED_STATUSES,
+} from '../../dist/nodes/ContentMarketing/pollTrigger/statusMemory';
 import { createLeads, describeItems, pollSetup, poller, useSource } from './poll-bed';
 
 const { sandbox, harness } = pollSetup();
@@ -33,7 +36,15 @@ test('the fallback remembers the statuses of at most MAX_REMEMBERED_STATUSES lea
 	const trigger = poller(harness(), { events: ['lead.status_updated'] });
 	await trigger.activate();
 	const cursor = trigger.nodeStaticData.cursor as IDataObject;
-	expect(Object.keys(cursor.statuses as IDataObject)).toHaveLength(MAX_REMEMBERED_STATUSES);
+	expect((cursor.statuses as string).split(',')).toHaveLength(MAX_REMEMBERED_STATUSES);
+	// the size bound of the saved state (statusMemory.ts): about 12 bytes per remembered lead
+	expect(JSON.stringify(trigger.nodeStaticData).length).toBeLessThanOrEqual(
+		MAX_REMEMBERED_STATUSES * BYTES_PER_STATUS + 300,
+	);
+	// the anchor (global static data) holds the same state once more, and nothing else grows
+	expect(JSON.stringify(trigger.staticData).length).toBeLessThanOrEqual(
+		2 * (MAX_REMEMBERED_STATUSES * BYTES_PER_STATUS + 300),
+	);
 
 	// leads[1] was created long before the activation and is not among the 1,000 most recently updated
 	await sandbox.setLeadStatus(String(leads[1].id), 'lost');

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { Harness, PollHarness } from '../harness';
+import type { Harness, PollHarness, PollScheduler } from '../harness';
 import { createHarness } from '../harness';
 import type { SandboxClient } from '../support/sandbox-client';
 import { CREDENTIAL, PACKAGE_ROOT, useTriggerSandbox } from '../trigger/trigger-bed';
@@ -76,14 +76,23 @@ export class HookProxy {
 			res.writeHead(decision.status, headers).end(JSON.stringify(decision.body));
 			return;
 		}
-		const upstream = await fetch(`${this.target()}${path}`, {
-			method: req.method,
-			headers: { authorization: req.headers.authorization ?? '', accept: 'application/json' },
-		});
-		res.writeHead(upstream.status, {
-			'content-type': upstream.headers.get('content-type') ?? 'application/json',
-		});
-		res.end(await upstream.text());
+		try {
+			const upstream = await fetch(`${this.target()}${path}`, {
+				method: req.method,
+				headers: { authorization: req.headers.authorization ?? '', accept: 'application/json' },
+			});
+			const body = await upstream.text();
+			res.writeHead(upstream.status, {
+				'content-type': upstream.headers.get('content-type') ?? 'application/json',
+				...(upstream.headers.has('retry-after')
+					? { 'retry-after': upstream.headers.get('retry-after') as string }
+					: {}),
+			});
+			res.end(body);
+		} catch {
+			// The sandbox dropped the connection (a fault): so does the proxy.
+			req.socket.destroy();
+		}
 	}
 }
 
@@ -120,7 +129,11 @@ export async function useSource(sandbox: SandboxClient, source: Source): Promise
 	await sandbox.control.patch('/_sandbox/config', { events_endpoint: source === 'events' });
 }
 
-export function poller(harness: Harness, parameters: INodeParameters = {}): PollHarness {
+export function poller(
+	harness: Harness,
+	parameters: INodeParameters = {},
+	scheduler?: PollScheduler,
+): PollHarness {
 	return harness.poller({
 		type: harness.typeName(POLL_TRIGGER),
 		parameters: {
@@ -128,7 +141,19 @@ export function poller(harness: Harness, parameters: INodeParameters = {}): Poll
 			pollTimes: { item: [{ mode: 'everyMinute' }] },
 			...parameters,
 		},
+		scheduler,
 	});
+}
+
+/** The schedulers of n8n the poll trigger runs under (test/harness/poll.ts emulates each). */
+export const SCHEDULERS: Array<[string, PollScheduler]> = [
+	['in-memory scheduler', { kind: 'legacy' }],
+	['durable scheduler', { kind: 'durable' }],
+	['durable scheduler, durable cursors off', { kind: 'durable', durableCursors: false }],
+];
+
+export async function pause(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** `event_type lead_id [previous_status→status]` of each item: comparable across both sources. */

@@ -1,4 +1,6 @@
 // Ties (many events in one second) and events created while a poll pages: neither missed nor repeated.
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	createLeads,
 	describeItems,
@@ -41,6 +43,13 @@ describe.each(SOURCES)('source: %s', (source) => {
 		expect(emitted).toEqual(await recordedEvents(sandbox, source));
 		expect(new Set(emitted).size).toBe(emitted.length);
 		expect(emitted).toHaveLength(250 + 30 + 20);
+		// The position is a second and one id however many events share it (docs/api-contract.md §14 "State").
+		const cursor = trigger.nodeStaticData.cursor as IDataObject;
+		const positions = source === 'events' ? [cursor.events] : [cursor.created];
+		for (const position of positions)
+			expect(Object.keys(position as IDataObject)).toEqual(['at', 'last']);
+		if (source === 'events')
+			expect(JSON.stringify(trigger.nodeStaticData).length).toBeLessThan(120);
 	});
 
 	test('a poll in the same second as the last one takes the rest of that second, not what it already emitted', async () => {

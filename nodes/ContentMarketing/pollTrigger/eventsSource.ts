@@ -4,7 +4,7 @@ import type { LeadEvent } from './leadEvent';
 import { readListedEvent } from './leadEvent';
 import { apiScanItems } from '../transport';
 import type { Position } from './position';
-import { advance, isNew, secondBefore, START } from './position';
+import { advance, isNew, positionAt, secondBefore, START } from './position';
 
 const EVENTS_PATH = '/v1/events';
 
@@ -22,19 +22,23 @@ function typeQuery(types: string[]): IDataObject {
 	return types.length === 1 ? { type: types[0] } : {};
 }
 
-/** "Now" in the events list: the newest event and the others of its second (START when there is none). */
+/**
+ * "Now" in the events list: the newest event (START when there is none). The list sorts newest first by
+ * (`created_at`, `id`) (docs/api-contract.md §14), so it is the first item of one one-item page.
+ */
 export async function currentEventsPosition(this: IPollFunctions): Promise<Position> {
 	let position: Position | undefined;
-	await apiScanItems.call(this, EVENTS_PATH, { order: 'desc' }, (item) => {
-		const event = readListedEvent(this.getNode(), item);
-		if (position === undefined) {
-			position = { at: event.createdAt, ids: [event.id] };
-			return 'continue';
-		}
-		if (event.time !== Date.parse(position.at)) return 'stop';
-		position.ids.push(event.id);
-		return 'continue';
-	});
+	await apiScanItems.call(
+		this,
+		EVENTS_PATH,
+		{ order: 'desc' },
+		(item) => {
+			const event = readListedEvent(this.getNode(), item);
+			position = positionAt(event.createdAt, event.id);
+			return 'stop';
+		},
+		{ pageSize: () => 1 },
+	);
 	return position ?? START;
 }
 

@@ -4,7 +4,11 @@ import type { LeadEvent } from './leadEvent';
 import { INITIAL_STATUS, synthesizedEvent } from './leadEvent';
 import { apiScanItems } from '../transport';
 import type { Position } from './position';
-import { advance, isNew, START, timeOf } from './position';
+import { advance, isNew, positionAt, START, timeOf } from './position';
+import type { StatusMemory } from './statusMemory';
+import { MAX_REMEMBERED_STATUSES, remember, statusKey } from './statusMemory';
+
+export { MAX_REMEMBERED_STATUSES } from './statusMemory';
 
 // The fallback for a service without GET /v1/events: what GET /v1/leads itself shows (docs/api-contract.md §14,
 // "Fallback"). New leads by `created_at`; status changes by comparing each recently updated lead's status
@@ -12,13 +16,10 @@ import { advance, isNew, START, timeOf } from './position';
 
 const LEADS_PATH = '/v1/leads';
 
-/** Leads whose last seen status is remembered (the most recently updated ones). */
-export const MAX_REMEMBERED_STATUSES = 1000;
-
 export interface LeadsCursor {
 	created: Position;
 	updatedAt: string;
-	statuses: Record<string, string>;
+	statuses: StatusMemory;
 }
 
 function leadId(lead: IDataObject): string {
@@ -30,41 +31,28 @@ function newestFirst(sort: 'created_at' | 'updated_at'): IDataObject {
 	return { sort, order: 'desc' };
 }
 
-/** Moves the given leads to the newest end of the memory (given newest first) and drops the oldest. */
-function remember(
-	statuses: Record<string, string>,
-	newestFirstSeen: Array<[string, string]>,
-): Record<string, string> {
-	const next = { ...statuses };
-	for (const [id, status] of [...newestFirstSeen].reverse()) {
-		delete next[id];
-		next[id] = status;
-	}
-	const ids = Object.keys(next);
-	for (const id of ids.slice(0, Math.max(0, ids.length - MAX_REMEMBERED_STATUSES))) delete next[id];
-	return next;
-}
-
 /** "Now" in the leads list, with the statuses of the most recently updated leads remembered. */
 export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCursor> {
 	const node = this.getNode();
 	let created: Position | undefined;
-	await apiScanItems.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
-		const time = timeOf(node, lead.created_at, 'created_at');
-		if (created === undefined) {
-			created = { at: lead.created_at as string, ids: [leadId(lead)] };
-			return 'continue';
-		}
-		if (time !== Date.parse(created.at)) return 'stop';
-		created.ids.push(leadId(lead));
-		return 'continue';
-	});
+	// The newest lead sorts first (ties by id, docs/api-contract.md §4): one one-item page.
+	await apiScanItems.call(
+		this,
+		LEADS_PATH,
+		newestFirst('created_at'),
+		(lead) => {
+			timeOf(node, lead.created_at, 'created_at');
+			created = positionAt(lead.created_at as string, leadId(lead));
+			return 'stop';
+		},
+		{ pageSize: () => 1 },
+	);
 	let updatedAt: string | undefined;
 	const seen: Array<[string, string]> = [];
 	await apiScanItems.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
 		timeOf(node, lead.updated_at, 'updated_at');
 		updatedAt ??= lead.updated_at as string;
-		seen.push([leadId(lead), String(lead.status)]);
+		seen.push([statusKey(leadId(lead)), String(lead.status)]);
 		return seen.length >= MAX_REMEMBERED_STATUSES ? 'stop' : 'continue';
 	});
 	return {
@@ -109,7 +97,7 @@ async function createdAfter(
 async function statusChangesSince(
 	this: IPollFunctions,
 	cursor: LeadsCursor,
-): Promise<{ events: LeadEvent[]; updatedAt: string; statuses: Record<string, string> }> {
+): Promise<{ events: LeadEvent[]; updatedAt: string; statuses: StatusMemory }> {
 	const node = this.getNode();
 	const since = Date.parse(cursor.updatedAt);
 	const events: LeadEvent[] = [];
@@ -119,14 +107,14 @@ async function statusChangesSince(
 		const time = timeOf(node, lead.updated_at, 'updated_at');
 		if (time < since) return 'stop';
 		if (seen.length === 0) updatedAt = lead.updated_at as string;
-		const id = leadId(lead);
+		const key = statusKey(leadId(lead));
 		const status = String(lead.status);
 		const createdSince = timeOf(node, lead.created_at, 'created_at') >= since;
-		const previous = cursor.statuses[id] ?? (createdSince ? INITIAL_STATUS : undefined);
+		const previous = cursor.statuses[key] ?? (createdSince ? INITIAL_STATUS : undefined);
 		if (previous !== undefined && previous !== status) {
 			events.push(synthesizedEvent(node, lead, 'lead.status_updated', previous));
 		}
-		if (seen.length < MAX_REMEMBERED_STATUSES) seen.push([id, status]);
+		if (seen.length < MAX_REMEMBERED_STATUSES) seen.push([key, status]);
 		return 'continue';
 	});
 	events.reverse();
@@ -147,9 +135,9 @@ export async function leadEventsSince(
 	const changes = await statusChangesSince.call(this, cursor);
 	const created = await createdAfter.call(this, cursor.created, Date.parse(changes.updatedAt));
 	const unseen = created.events
-		.map((event) => leadId(event.data.lead as IDataObject))
-		.filter((id) => changes.statuses[id] === undefined)
-		.map((id): [string, string] => [id, INITIAL_STATUS])
+		.map((event) => statusKey(leadId(event.data.lead as IDataObject)))
+		.filter((key) => changes.statuses[key] === undefined)
+		.map((key): [string, string] => [key, INITIAL_STATUS])
 		.reverse();
 	const rank = (event: LeadEvent) => (event.type === 'lead.created' ? 0 : 1);
 	const events = [...created.events, ...changes.events].sort(

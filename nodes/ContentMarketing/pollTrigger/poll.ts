@@ -6,6 +6,9 @@ import type { LeadEvent } from './leadEvent';
 import { toItem } from './leadEvent';
 import { currentLeadsCursor, latestLeadEvent, leadEventsSince } from './leadsSource';
 import { leadFilters, selectedEvents, simplifyOutput } from '../leadEvents/params';
+import { readAnchor, writeAnchor } from './anchor';
+import { withinBudget } from './budget';
+import { unlessOverlapping } from './overlap';
 import type { PollState } from './state';
 import { readState, writeState } from './state';
 
@@ -61,24 +64,31 @@ async function testEvent(
 }
 
 /**
- * One poll. Every request is made before anything is written: a poll that fails part-way (the transport
- * has already retried 429s, 5xx and dropped connections) throws, emits nothing and leaves the saved
- * state as it was, so the next poll reads the same events again (docs/api-contract.md §14, "Polling").
+ * One scheduled (or activation) poll. Every request is made before anything is written: a poll that fails
+ * part-way (the transport has already retried 429s, 5xx and dropped connections, within the poll's
+ * budget) throws, emits nothing and leaves the saved state as it was, so the next poll reads the same
+ * events again (docs/api-contract.md §14, "Polling").
  */
-export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const types = selectedEvents.call(this);
-	if (this.getMode() === 'manual') return await testEvent.call(this, types);
-
+async function scheduledPoll(
+	this: IPollFunctions,
+	types: string[],
+): Promise<INodeExecutionData[][] | null> {
+	const node = this.getNode();
 	const data: IDataObject = this.getWorkflowStaticData('node');
-	const state = readState(data);
+	let state = readState(data);
 	if (state === undefined) {
-		// n8n saves static data after an activation's first poll, so "now" survives a restart.
-		writeState(data, await initialState.call(this));
-		return null;
+		const global: IDataObject = this.getWorkflowStaticData('global');
+		state = readAnchor(global, node);
+		if (state === undefined) {
+			// The first poll: only where "now" is, kept twice (anchor.ts says why).
+			const initial = await initialState.call(this);
+			writeState(data, initial);
+			writeAnchor(global, node, initial);
+			return null;
+		}
 	}
 
 	const { events, next } = await newEvents.call(this, state, types);
-	const node = this.getNode();
 	const filters = leadFilters.call(this);
 	const simplify = simplifyOutput.call(this);
 	const items = events
@@ -87,4 +97,14 @@ export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecuti
 		.filter((item): item is INodeExecutionData => item !== undefined);
 	writeState(data, next);
 	return items.length > 0 ? [items] : null;
+}
+
+export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const types = selectedEvents.call(this);
+	if (this.getMode() === 'manual') return await testEvent.call(this, types);
+	return await unlessOverlapping(
+		this,
+		null,
+		async () => await withinBudget(this, async () => await scheduledPoll.call(this, types)),
+	);
 }

@@ -2,17 +2,25 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * Where a poll resumes: a timestamp and the ids of the items at exactly that timestamp that were already
- * handled. Timestamps have second precision (docs/api-contract.md §1), so several items can share one; the ids at the
- * boundary let the next poll take the others without repeating these, whatever the ids' own order.
+ * Where a poll resumes: a timestamp and the last item handled at exactly that timestamp. Timestamps have
+ * second precision (docs/api-contract.md §1), so several items can share one. Lists order items of one
+ * timestamp by id (§4) and an item recorded later never sorts before one already listed (§14), so the
+ * items handled at `at` are exactly those whose id sorts at or before `last`: one id, however many items
+ * share the second (the state stays small, docs/api-contract.md §14 "State").
  */
 export interface Position {
 	at: string;
-	ids: string[];
+	/** The id of the last item handled at `at`; none when no item at `at` was handled. */
+	last?: string;
+	/**
+	 * Saved by earlier versions: the ids handled at `at`, read as handled too until the position leaves
+	 * that second (never written again).
+	 */
+	ids?: string[];
 }
 
 /** Before anything: every item is new. Used when the list was empty at the first poll. */
-export const START: Position = { at: '1970-01-01T00:00:00Z', ids: [] };
+export const START: Position = { at: '1970-01-01T00:00:00Z' };
 
 /** Milliseconds of a service timestamp; a missing or invalid one is an error, never a silent skip. */
 export function timeOf(node: INode, value: unknown, field: string): number {
@@ -25,18 +33,31 @@ export function timeOf(node: INode, value: unknown, field: string): number {
 	return time;
 }
 
+/** The lists' order of ids within one timestamp (docs/api-contract.md §4): by their characters. */
+function idOrder(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Whether an item at `time` with `id` comes after the position (and so was not handled yet). */
 export function isNew(position: Position, time: number, id: string): boolean {
 	const boundary = Date.parse(position.at);
-	return time > boundary || (time === boundary && !position.ids.includes(id));
+	if (time !== boundary) return time > boundary;
+	if (position.ids?.includes(id) === true) return false;
+	return position.last === undefined || idOrder(id, position.last) > 0;
 }
 
-/** The position after handling the item (items are handled in ascending time). */
+/** The position after handling the item (items are handled in the list's ascending order). */
 export function advance(position: Position, at: string, time: number, id: string): Position {
 	const boundary = Date.parse(position.at);
-	if (time > boundary) return { at, ids: [id] };
-	if (time === boundary) return { at: position.at, ids: [...position.ids, id] };
-	return position;
+	if (time > boundary) return { at, last: id };
+	if (time < boundary) return position;
+	const last = position.last === undefined || idOrder(id, position.last) > 0 ? id : position.last;
+	return position.ids === undefined ? { at: position.at, last } : { ...position, last };
+}
+
+/** The position right at the newest item of a list read newest first (its first item). */
+export function positionAt(at: string, id: string): Position {
+	return { at, last: id };
 }
 
 /** `created_after` that still lists the boundary second (it is exclusive, docs/api-contract.md §14). */

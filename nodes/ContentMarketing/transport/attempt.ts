@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { Sent } from './concurrency';
+import { attemptTimeout } from './deadline';
 import { jsonBody } from './jsonBody';
 import type { Hop } from './redirects';
 import type { ApiContext, Session, SessionCredential } from './session';
@@ -56,7 +57,8 @@ export async function sendAttempt(
 		headers,
 		body: (framed?.body ?? json) as IHttpRequestOptions['body'],
 		json: multipart === undefined,
-		timeout: REQUEST_TIMEOUT_MS,
+		// A poll's budget (deadline.ts) cuts it short.
+		timeout: attemptTimeout(session, REQUEST_TIMEOUT_MS),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		// send.ts follows redirects itself; following them in axios would also keep a streamed file in memory.

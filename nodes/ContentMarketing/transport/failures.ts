@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/items';
 import type { Sent } from './concurrency';
+import { retryFits } from './deadline';
 import { connectionApiError, readServiceError, serviceApiError } from './errors';
 import { failureKind } from './response';
 import type { RetryWait } from './retry';
@@ -36,7 +37,8 @@ export function retryOrThrowAfterNoAnswer(
 		throw asNodeError(this.getNode(), error, itemIndex);
 	session.limit.answered(sent, 'error');
 	const wait = retryAfterNetworkError(error, failed.attempt, failed.replayable);
-	if (wait !== undefined) return wait;
+	// A poll's budget (deadline.ts): no retry that cannot finish before it.
+	if (wait !== undefined && retryFits(session, wait.ms)) return wait;
 	const apiError = connectionApiError(
 		this.getNode(),
 		failed.base,
@@ -61,6 +63,6 @@ export function retryOrThrowAfterErrorAnswer(
 	session.limit.answered(sent, failureKind(statusCode));
 	const cancelled = session.signal?.aborted === true;
 	const wait = retryAfterAnswer(statusCode, headers, failed.attempt, failed.replayable, cancelled);
-	if (wait !== undefined) return wait;
+	if (wait !== undefined && retryFits(session, wait.ms)) return wait;
 	throw serviceApiError(this.getNode(), readServiceError(statusCode, body, headers), itemIndex);
 }

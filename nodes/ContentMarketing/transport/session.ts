@@ -35,6 +35,8 @@ export interface Session {
 	readonly limit: AdaptiveLimit;
 	readonly uploads: Semaphore;
 	readonly signal?: AbortSignal;
+	/** When set (a poll's budget, see deadline.ts), no request runs and no retry waits past it. */
+	deadline?: number;
 }
 
 /** The credential's base URL without trailing slashes and without a trailing `/v1` (every path starts with it). */
