@@ -547,7 +547,7 @@ export async function startN8n({
 // ---------------------------------------------------------------------------------------------
 // executions (read straight from n8n's sqlite DB with n8n's own sqlite3)
 
-function queryDb(userFolder, sql, params = []) {
+export function queryDb(userFolder, sql, params = []) {
 	const sqlite3 = n8nRequire('sqlite3');
 	return new Promise((resolve, reject) => {
 		const db = new sqlite3.Database(databasePath(userFolder), sqlite3.OPEN_READONLY, (err) => {
