@@ -1,7 +1,7 @@
 // `npm run bench`: the figures of README "Rate limits and retries", measured in one run against the
 // sandbox (in this process) and a real n8n (the one the e2e check installs). Each figure is a ratio of
 // runs made in this run, rounds alternating the order of the variants. Prints the core count.
-//   BENCH_ROUNDS=2 (rounds of A's raw loop; A, C and D run at least 5)   BENCH_ONLY=A,B,C,D (a subset)   BENCH_LATENCIES=0,25 (of A)
+//   BENCH_ROUNDS=2 (rounds of A's raw loop; A, C and D run at least 5)   BENCH_ONLY=A,B,C,D,E (a subset; E: see bench/figure-e.mjs)   BENCH_LATENCIES=0,25 (of A)
 //   BENCH_PROFILE=<dir>: n8n runs with --cpu-prof, its profile is written to <dir> when it stops
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,8 @@ import path from 'node:path';
 import { isInstalled, N8N_VERSION, PROJECT_ROOT } from '../scripts/e2e/install-n8n.mjs';
 import { importJson, prepareUserFolder, runN8nOk, startN8n } from '../scripts/e2e/n8n.mjs';
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
+import { figureE } from './figure-e.mjs';
+import { idle } from './idle.mjs';
 import { benchWorkflow, CREDENTIAL, WORKFLOW_ID } from './workflow.mjs';
 import { ensureNode24 } from '../scripts/node24.mjs';
 
@@ -21,8 +23,24 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Rounds of the node and HTTP Request variants of A, C and D: their runs take 0.15 to 11 s, so one hiccup
  * of n8n moves a median of 2 by a tenth. The raw loop of A (55 s at 25 ms) runs BENCH_ROUNDS times. */
 const MIN_ROUNDS = 5;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'A,B,C,D').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'A,B,C,D,E').split(','));
 const log = (...parts) => console.log(...parts);
+
+/** Every figure of the run, printed as a table at the end. */
+const table = [];
+const row = (figure, measured, target, met, note = '') => {
+	table.push({
+		figure,
+		measured,
+		target,
+		met: met === undefined ? '' : met ? 'met' : 'NOT met',
+		note,
+	});
+	log(
+		`  ${figure}: ${measured}${target ? ` (target ${target}: ${met ? 'met' : 'NOT met'})` : ''}${note ? ` ${note}` : ''}`,
+	);
+};
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 function build() {
 	return new Promise((resolve, reject) => {
@@ -40,27 +58,6 @@ function build() {
 function rssMb(pid, field = 'VmRSS') {
 	const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
 	return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
-function cpuMs(pid) {
-	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-	const ticks = Number(fields[11]) + Number(fields[12]);
-	return (ticks * 1000) / 100;
-}
-
-/**
- * Waits until n8n is idle (under 10 % of a core over 250 ms, at most 15 s). n8n goes on working after a
- * webhook has answered (finishing the execution, collecting its garbage: up to 2 s of CPU after 2,000
- * HTTP Request items), and that work must not be timed as the next variant's.
- */
-async function idle(pid) {
-	const deadline = Date.now() + 15_000;
-	while (Date.now() < deadline) {
-		const before = cpuMs(pid);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-		if (cpuMs(pid) - before < 25) return;
-	}
 }
 
 /**
@@ -87,7 +84,23 @@ async function main() {
 			.join(' ')}, ${new Date().toISOString()}`,
 	);
 	await build();
+	if (['A', 'B', 'C', 'D'].some((figure) => ONLY.has(figure))) await figuresAtoD();
+	if (ONLY.has('E')) await figureE({ log, row });
+	log('');
+	log(`| figure | measured | target | | note |`);
+	log(`|---|---|---|---|---|`);
+	for (const r of table)
+		log(`| ${r.figure} | ${r.measured} | ${r.target} | ${r.met} | ${r.note} |`);
+	log(
+		`cores: ${cores}; load at end: ${os
+			.loadavg()
+			.map((l) => l.toFixed(1))
+			.join(' ')}; rounds: ${ROUNDS}`,
+	);
+}
 
+/** Figures A to D: one n8n with the bench workflow (bench/workflow.mjs). */
+async function figuresAtoD() {
 	const sandbox = await startSandboxInProcess({ seedDemo: false });
 	const { client, keys } = sandbox;
 	const control = client.control;
@@ -246,21 +259,6 @@ async function main() {
 		await hook('node-create', emails(50, 'warm'));
 		await hook('http-create', emails(50, 'warmh'));
 		await dumpProfile();
-
-		const table = [];
-		const row = (figure, measured, target, met, note = '') => {
-			table.push({
-				figure,
-				measured,
-				target,
-				met: met === undefined ? '' : met ? 'met' : 'NOT met',
-				note,
-			});
-			log(
-				`  ${figure}: ${measured}${target ? ` (target ${target}: ${met ? 'met' : 'NOT met'})` : ''}${note ? ` ${note}` : ''}`,
-			);
-		};
-		const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 		if (ONLY.has('A')) {
 			const N = 2000;
@@ -459,17 +457,6 @@ async function main() {
 		}
 
 		await dumpProfile();
-		log('');
-		log(`| figure | measured | target | | note |`);
-		log(`|---|---|---|---|---|`);
-		for (const r of table)
-			log(`| ${r.figure} | ${r.measured} | ${r.target} | ${r.met} | ${r.note} |`);
-		log(
-			`cores: ${cores}; load at end: ${os
-				.loadavg()
-				.map((l) => l.toFixed(1))
-				.join(' ')}; rounds: ${ROUNDS}`,
-		);
 	} finally {
 		await n8n?.stop();
 		probeServer?.close();

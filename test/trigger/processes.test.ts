@@ -2,8 +2,11 @@ import { request } from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
+import type { EndpointRecord } from './trigger-bed';
 import {
 	FAST_RETRIES,
+	journalHolds,
+	journalPrints,
 	useTriggerSandbox,
 	eventBody,
 	harnessFor,
@@ -79,11 +82,16 @@ function events(count: number): SignedEvent[] {
 	});
 }
 
-async function deliver(trigger: TriggerHarness, secret: string, event: SignedEvent) {
-	return await trigger.deliver({
-		body: event.body,
-		headers: signedHeaders(sign(secret, event.body)),
-	});
+/** A signed delivery; `attempt` sets CM-Delivery-Attempt (docs/api-contract.md §10), absent by default. */
+async function deliver(
+	trigger: TriggerHarness,
+	secret: string,
+	event: SignedEvent,
+	attempt?: number,
+) {
+	const headers: Record<string, string> = signedHeaders(sign(secret, event.body));
+	if (attempt !== undefined) headers['CM-Delivery-Attempt'] = String(attempt);
+	return await trigger.deliver({ body: event.body, headers });
 }
 
 /**
@@ -116,12 +124,20 @@ function heldDelivery(
 	};
 }
 
-/** The ids in the database row now. */
-function storedIds(cluster: Cluster): string[] {
+/** The database row's record of the endpoint now. */
+function storedRecord(cluster: Cluster): EndpointRecord | undefined {
 	const node = cluster.store.data['node:Trigger'] as {
-		endpoints?: Record<string, { seen?: IDataObject }>;
+		endpoints?: Record<string, EndpointRecord>;
 	};
-	return Object.keys(node.endpoints?.[cluster.url]?.seen ?? {});
+	return node.endpoints?.[cluster.url];
+}
+
+/** The events of `batch` whose fingerprints the row's journal holds now. */
+function storedIds(cluster: Cluster, batch: SignedEvent[]): string[] {
+	return journalHolds(
+		storedRecord(cluster),
+		batch.map((event) => event.id),
+	);
 }
 const executions = (trigger: TriggerHarness) =>
 	trigger.deliveries.filter((delivery) => delivery.items.length > 0).length;
@@ -138,7 +154,8 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		);
 		expect(first.map((result) => result.status)).toEqual(batch.map(() => 200));
 		expect(executions(before)).toBe(20);
-		expect(storedIds(shared).sort()).toEqual(batch.map((event) => event.id).sort());
+		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
+		expect(journalPrints(storedRecord(shared))).toHaveLength(batch.length);
 
 		const after = await shared.start();
 		const again = await Promise.all(
@@ -162,12 +179,12 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 			await sleep(200);
 			expect((await deliver(fast, shared.secret, batch[i + 1])).status).toBe(200);
 			expect(await held.finish()).toBe(200);
-			if (!storedIds(shared).includes(batch[i + 1].id)) overwritten++;
+			if (!storedIds(shared, batch).includes(batch[i + 1].id)) overwritten++;
 		}
 		expect(executions(a) + executions(b)).toBe(12);
 		// The row lost ids on the way (the situation to survive), but never more than the last pair's.
 		expect(overwritten).toBe(6);
-		expect(batch.length - storedIds(shared).length).toBeLessThanOrEqual(1);
+		expect(batch.length - storedIds(shared, batch).length).toBeLessThanOrEqual(1);
 
 		// The service retries each event (10 s later per docs/api-contract.md §10) through the other process.
 		const ranBefore = executions(a) + executions(b);
@@ -176,11 +193,42 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 			await deliver(ownerIsA ? b : a, shared.secret, event);
 		}
 		expect(executions(a) + executions(b) - ranBefore).toBe(0);
-		expect(storedIds(shared).sort()).toEqual(batch.map((event) => event.id).sort());
+		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
 
 		// Both processes restart (memory gone): the row alone catches every re-delivery.
 		const restarted = await shared.start();
 		for (const event of batch) await deliver(restarted, shared.secret, event);
 		expect(executions(restarted)).toBe(0);
+	});
+});
+
+describe('Content Marketing Trigger: a burst keeps static data small', () => {
+	/** 2,000 ids at 8 characters each in the journal, plus its keys and the endpoint record. */
+	const BURST = 2000;
+	const STATIC_DATA_LIMIT = 20 * 1024;
+
+	test(`a burst of ${BURST} deliveries leaves static data under 20 kB, and each retry after a restart runs nothing`, async () => {
+		const shared = await cluster();
+		const before = await shared.start();
+		const burst = events(BURST);
+
+		for (let i = 0; i < burst.length; i += 50) {
+			const answers = await Promise.all(
+				burst.slice(i, i + 50).map(async (event) => await deliver(before, shared.secret, event, 1)),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+		}
+
+		expect(executions(before)).toBe(BURST);
+		expect(Buffer.byteLength(JSON.stringify(shared.store.data))).toBeLessThan(STATIC_DATA_LIMIT);
+		expect(storedIds(shared, burst)).toHaveLength(BURST);
+		// The service's first retries (attempt 2), to a restarted process: every one is a duplicate.
+		const after = await shared.start();
+		const retried = burst.filter((_, index) => index % 10 === 0);
+		for (const event of retried) {
+			const answer = await deliver(after, shared.secret, event, 2);
+			expect(bodyOf(answer).reason).toBe('duplicate');
+		}
+		expect(executions(after)).toBe(0);
 	});
 });

@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { fingerprint } from '../../dist/nodes/ContentMarketing/trigger/eventJournal';
 import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
 import { createHarness } from '../harness';
 import {
@@ -53,11 +54,25 @@ export function triggerOf(
 	return harness.trigger({ type: harness.typeName(TRIGGER_NAME), parameters, ...extra });
 }
 
-/** The node's record for one URL in its static data: `seen` maps event ids to when first seen. */
+/**
+ * The node's record for one URL in its static data: `recent` is the journal of recently accepted
+ * events, `{ "<unix second it expires>": "<8-character fingerprints>" }` (trigger/eventJournal.ts).
+ */
 export interface EndpointRecord {
 	id: string;
 	secret: string;
-	seen: Record<string, number>;
+	recent?: Record<string, string>;
+}
+
+/** The fingerprints a record's journal holds. */
+export function journalPrints(record: EndpointRecord | undefined): string[] {
+	return Object.values(record?.recent ?? {}).flatMap((text) => text.match(/.{8}/g) ?? []);
+}
+
+/** Which of `ids` the record's journal holds. */
+export function journalHolds(record: EndpointRecord | undefined, ids: string[]): string[] {
+	const prints = new Set(journalPrints(record));
+	return ids.filter((id) => prints.has(fingerprint(id)));
 }
 
 /** The node's record for one URL in its static data (what `create` stored). */

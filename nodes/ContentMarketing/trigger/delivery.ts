@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readEndpoints, readSeen, setSeen } from './endpointStore';
+import { readDedupe, readEndpoints, setRecent } from './endpointStore';
 import type { DeliveredEvent } from '../leadEvents/event';
 import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
 import { claimEvent, dedupeScope } from './eventDedupe';
@@ -36,6 +36,13 @@ function acknowledge(
 	reason: Exclude<Reason, 'new event'>,
 ): IWebhookResponseData {
 	return { webhookResponse: answer(event, reason) };
+}
+
+/** `CM-Delivery-Attempt` (1-based, docs/api-contract.md §10), or undefined when missing or unreadable. */
+function deliveryAttempt(this: IWebhookFunctions): number | undefined {
+	const raw = this.getHeaderData()['cm-delivery-attempt'];
+	const text = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+	return text !== undefined && /^[1-9]\d{0,5}$/.test(text) ? Number(text) : undefined;
 }
 
 async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
@@ -75,16 +82,16 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (lead === undefined) return refuse.call(this, 400, 'invalid_payload');
 	if (!passesFilters(lead, leadFilters.call(this))) return acknowledge(event, 'filtered out');
 
-	// Also on a duplicate: the set goes back into static data when the stored ids lack some of it
-	// (a save another call overwrote), so that the other processes see it again (eventDedupe).
-	const scope = dedupeScope.call(this, endpoint.id);
+	// Also on a duplicate: the journal goes back into static data when the stored one lacks some of
+	// it (a save another call overwrote), so that the other processes see it again (eventDedupe).
 	const claim = claimEvent(
-		scope,
-		readSeen(staticData, endpoint.url, nowSeconds),
+		dedupeScope.call(this, endpoint.id),
+		readDedupe(staticData, endpoint.url),
 		event.id,
+		deliveryAttempt.call(this),
 		nowSeconds,
 	);
-	if (claim.store !== undefined) setSeen(staticData, endpoint.url, claim.store);
+	if (claim.store !== undefined) setRecent(staticData, endpoint.url, claim.store);
 	if (claim.duplicate) return acknowledge(event, 'duplicate');
 
 	// n8n starts the execution (in queue mode: enqueues it), saves static data and answers with

@@ -1,12 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SeenIds } from './eventDedupe';
-import { toSeenIds } from './eventDedupe';
+import type { StoredDedupe } from './eventDedupe';
+import type { JournalSegments } from './eventJournal';
 import { isObject } from '../helpers/values';
 
 /**
  * What the node keeps in its static data, per webhook URL:
- * `{ endpoints: { "<url>": { id, secret, seen: { "evt_...": <unix seconds first seen>, ... } } } }`.
+ * `{ endpoints: { "<url>": { id, secret, recent: { "<unix second>": "<fingerprints>", ... } } } }`
+ * (`recent`: the journal of recently accepted events, see eventDedupe and eventJournal; versions before
+ * it stored every id of the retry horizon as `seen: { "evt_...": <unix seconds> }`, read once and dropped).
  *
  * Keyed by URL because the test URL and the production URL each get their own endpoint (and
  * secret). n8n gives test webhooks a separate, unsaved static data object, so in n8n one object
@@ -44,22 +46,25 @@ export function getRecord(data: IDataObject, url: string): EndpointRecord | unde
 	return toRecord(url, endpointsOf(data)[url]);
 }
 
-/** Event ids already accepted through this URL's endpoint (see eventDedupe). */
-export function readSeen(data: IDataObject, url: string, nowSeconds: number): SeenIds {
+/** What this URL's endpoint keeps for de-duplication (see eventDedupe). */
+export function readDedupe(data: IDataObject, url: string): StoredDedupe {
 	const value = endpointsOf(data)[url];
-	return toSeenIds(isObject(value) ? value.seen : undefined, nowSeconds);
+	if (!isObject(value)) return { recent: undefined };
+	return { recent: value.recent, legacySeen: value.seen };
 }
 
 /** Stores a new endpoint (and forgets the ids seen by any earlier one for this URL). */
 export function setRecord(data: IDataObject, { url, id, secret }: EndpointRecord): void {
-	data.endpoints = { ...endpointsOf(data), [url]: { id, secret, seen: {} } };
+	data.endpoints = { ...endpointsOf(data), [url]: { id, secret } };
 }
 
-export function setSeen(data: IDataObject, url: string, seen: SeenIds): void {
+/** Puts the journal in (the process's live copy, see eventJournal) and drops a legacy `seen`. */
+export function setRecent(data: IDataObject, url: string, recent: JournalSegments): void {
 	const endpoints = endpointsOf(data);
 	const current = endpoints[url];
 	if (!isObject(current)) return;
-	data.endpoints = { ...endpoints, [url]: { ...current, seen } };
+	const { seen: _legacy, ...record } = current;
+	data.endpoints = { ...endpoints, [url]: { ...record, recent } };
 }
 
 export function removeRecord(data: IDataObject, url: string): void {
