@@ -63,8 +63,9 @@ export function setRecent(data: IDataObject, url: string, recent: JournalSegment
 	const endpoints = endpointsOf(data);
 	const current = endpoints[url];
 	if (!isObject(current)) return;
-	const { seen: _legacy, ...record } = current;
-	data.endpoints = { ...endpoints, [url]: { ...record, recent } };
+	const record: IDataObject = { ...current, recent };
+	delete record.seen;
+	data.endpoints = { ...endpoints, [url]: record };
 }
 
 export function removeRecord(data: IDataObject, url: string): void {
