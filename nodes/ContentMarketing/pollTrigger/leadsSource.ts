@@ -92,7 +92,14 @@ async function createdAfter(
 /**
  * Status changes among the leads updated since `updatedAt` (that second included, as more updates may
  * land in it): a lead whose status differs from the remembered one, or (not remembered) a lead created
- * since `updatedAt` whose status is no longer the initial one. Other leads' changes cannot be told apart.
+ * after the position in leads by `created_at` whose status is no longer the initial one. Other leads'
+ * changes cannot be told apart.
+ *
+ * "Created after the position", not "created since `updatedAt`": a lead created in that very second may
+ * have existed at the previous poll and been left out of the memory (more than MAX_REMEMBERED_STATUSES
+ * leads updated in one second); taking it as `new` would emit a change made before that poll, even
+ * before the activation. The position says which leads of the second the previous poll had already
+ * listed (ids grow with time, docs/api-contract.md §14 "Fallback").
  */
 async function statusChangesSince(
 	this: IPollFunctions,
@@ -109,7 +116,11 @@ async function statusChangesSince(
 		if (seen.length === 0) updatedAt = lead.updated_at as string;
 		const key = statusKey(leadId(lead));
 		const status = String(lead.status);
-		const createdSince = timeOf(node, lead.created_at, 'created_at') >= since;
+		const createdSince = isNew(
+			cursor.created,
+			timeOf(node, lead.created_at, 'created_at'),
+			leadId(lead),
+		);
 		const previous = cursor.statuses[key] ?? (createdSince ? INITIAL_STATUS : undefined);
 		if (previous !== undefined && previous !== status) {
 			events.push(synthesizedEvent(node, lead, 'lead.status_updated', previous));
