@@ -259,7 +259,7 @@ async function offeredInEditor(stack, n8n) {
 	assert.equal(bad.status, 'Error', `Test with a wrong key: ${JSON.stringify(bad)}`);
 	assert.match(
 		bad.message,
-		/^The API key was refused \(HTTP 401 unauthorized\): check the API key\./,
+		/^The API key was refused \(HTTP 401 unauthorized: unknown or expired\): check the API key\./,
 	);
 	const elsewhere = await test(stack.sandbox.keys.full, `${stack.sandbox.url}/somewhere/else`);
 	assert.equal(
