@@ -13,16 +13,16 @@
 // `{ credentials, workflows }` to import with the examples'), `beforeStart(ctx)` (headless: `n8n
 // execute`, publish) and `whileRunning(ctx)` (with `n8n start` up: ctx.n8n), each running its own
 // `ctx.step(title, fn)`s; ctx = { stack, step, n8n }. Hooks run in the order of CHECKS.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { checkExampleParameters } from './check-parameters.mjs';
 import { startServer } from './check-trigger.mjs';
-import { installN8n, N8N_VERSION, N8N_VERSIONS, n8nRuntime, PROJECT_ROOT } from './install-n8n.mjs';
+import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { ensureNode24 } from '../node24.mjs';
 import { createProgress } from './progress.mjs';
-import { buildPackage, createStack } from './stack.mjs';
+import { chosenVersions, runEveryRelease } from './releases.mjs';
+import { createStack } from './stack.mjs';
 
 const CHECKS = [
 	'./check-manual-examples.mjs', // the Manual-Trigger examples, headless
@@ -91,92 +91,27 @@ async function checkOneRelease() {
 	}
 }
 
-/** `node check.mjs` for one release in a child process on that release's Node. */
-function runChild(version) {
-	return new Promise((resolve) => {
-		const child = spawn(n8nRuntime(version).nodeBin, [thisFile], {
-			cwd: PROJECT_ROOT,
-			env: { ...process.env, E2E_N8N_VERSION: version, E2E_PACKAGE_BUILT: '1' },
-			stdio: 'inherit',
-		});
-		child.on('error', (error) => resolve({ code: 1, error }));
-		child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
-	});
-}
-
 const POLL_SCHEDULERS_RELEASE = '2.41.3';
-
-/** check-poll-schedulers.mjs in a child process (it re-runs itself on n8n 2.41.3's Node). */
-function runPollSchedulers() {
-	return new Promise((resolve) => {
-		const child = spawn(
-			process.execPath,
-			[path.join(path.dirname(thisFile), 'check-poll-schedulers.mjs')],
-			{
-				cwd: PROJECT_ROOT,
-				env: { ...process.env, E2E_PACKAGE_BUILT: '1' },
-				stdio: 'inherit',
-			},
-		);
-		child.on('error', (error) => resolve({ code: 1, error }));
-		child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
-	});
-}
-
-async function timedChild(what, run) {
-	const t0 = Date.now();
-	const { code, signal, error } = await run();
-	return {
-		what,
-		ok: code === 0,
-		seconds: (Date.now() - t0) / 1000,
-		why: error?.message ?? signal ?? code,
-	};
-}
-
-async function checkEveryRelease(versions) {
-	const progress = createProgress({ prefix: 'e2e' });
-	const results = [];
-	try {
-		// both at once on a fresh machine: downloads overlap, and the store is shared
-		await Promise.all(
-			versions.map((version) =>
-				progress.step(`install n8n ${version} if needed`, async () => {
-					const { skipped, seconds } = await installN8n({ version });
-					return { detail: skipped ? 'already installed' : `installed in ${seconds.toFixed(1)} s` };
-				}),
-			),
-		);
-		await progress.step('build the package (node scripts/build.mjs)', buildPackage);
-	} catch (error) {
-		console.error(`\ne2e FAILED in step "${error.step}":\n${error.stack ?? error}`);
-		process.exitCode = 1;
-		return;
-	}
-	// The poll trigger at a minute per poll (check-poll-schedulers.mjs, its own n8n processes, sandboxes
-	// and ports) runs beside the releases' checks, so that its minutes do not add to theirs.
-	const polls = versions.includes(POLL_SCHEDULERS_RELEASE)
-		? timedChild('poll trigger, n8n 2.41.3 schedulers', runPollSchedulers)
-		: undefined;
-	// The releases side by side too (each child: its own sandbox, user folder and ports).
-	results.push(
-		...(await Promise.all(
-			versions.map((version) => timedChild(`n8n ${version}`, () => runChild(version))),
-		)),
-	);
-	if (polls) results.push(await polls);
-	console.log(`\ne2e summary (${progress.seconds().toFixed(1)} s in all):`);
-	for (const r of results)
-		console.log(
-			`  ${r.what}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
-		);
-	if (results.some((r) => !r.ok)) process.exitCode = 1;
-}
 
 if (process.env.E2E_N8N_VERSION) {
 	await checkOneRelease();
 } else {
 	await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
-	const chosen = process.argv.find((a) => a.startsWith('--n8n='))?.slice('--n8n='.length);
-	await checkEveryRelease(chosen ? chosen.split(',') : N8N_VERSIONS);
+	const versions = chosenVersions();
+	process.exitCode = await runEveryRelease({
+		script: thisFile,
+		versions,
+		prefix: 'e2e',
+		// each child: its own sandbox, user folder and ports
+		sideBySide: true,
+		// the poll trigger at a minute per poll: its own n8n processes, sandboxes and ports
+		alongside: versions.includes(POLL_SCHEDULERS_RELEASE)
+			? [
+					{
+						what: 'poll trigger, n8n 2.41.3 schedulers',
+						script: path.join(path.dirname(thisFile), 'check-poll-schedulers.mjs'),
+					},
+				]
+			: [],
+	});
 }

@@ -18,10 +18,15 @@ export function chosenVersions(argv = process.argv, defaults = N8N_VERSIONS) {
 }
 
 function runChild(script, version) {
+	return spawnChild(n8nRuntime(version).nodeBin, script, { E2E_N8N_VERSION: version });
+}
+
+/** `script` on `node` in a child process, after the parent's build (E2E_PACKAGE_BUILT). */
+function spawnChild(node, script, env = {}) {
 	return new Promise((resolve) => {
-		const child = spawn(n8nRuntime(version).nodeBin, [script], {
+		const child = spawn(node, [script], {
 			cwd: PROJECT_ROOT,
-			env: { ...process.env, E2E_N8N_VERSION: version, E2E_PACKAGE_BUILT: '1' },
+			env: { ...process.env, ...env, E2E_PACKAGE_BUILT: '1' },
 			stdio: 'inherit',
 		});
 		child.on('error', (error) => resolve({ code: 1, error }));
@@ -31,9 +36,17 @@ function runChild(script, version) {
 
 /**
  * Installs and builds, runs `before` (a step for what the releases share), then `script` once per
- * release. Resolves to the exit code: 1 when any step or release failed.
+ * release, and each of `alongside` (`{ what, script }`, on this Node) beside them. Resolves to the exit
+ * code: 1 when any step, release or script alongside failed.
  */
-export async function runEveryRelease({ script, versions, prefix, sideBySide = false, before }) {
+export async function runEveryRelease({
+	script,
+	versions,
+	prefix,
+	sideBySide = false,
+	before,
+	alongside = [],
+}) {
 	const progress = createProgress({ prefix });
 	try {
 		// both at once on a fresh machine: downloads overlap, and the store is shared
@@ -51,25 +64,31 @@ export async function runEveryRelease({ script, versions, prefix, sideBySide = f
 		console.error(`\n${prefix} FAILED in step "${error.step}":\n${error.stack ?? error}`);
 		return 1;
 	}
-	const one = async (version) => {
+	const timed = async (what, run) => {
 		const t0 = Date.now();
-		const { code, signal, error } = await runChild(script, version);
+		const { code, signal, error } = await run();
 		return {
-			version,
+			what,
 			ok: code === 0,
 			seconds: (Date.now() - t0) / 1000,
 			why: error?.message ?? signal ?? code,
 		};
 	};
+	const one = (version) => timed(`n8n ${version}`, () => runChild(script, version));
+	// Started first, so that their minutes run beside the releases' instead of adding to them.
+	const extra = alongside.map(({ what, script: other }) =>
+		timed(what, () => spawnChild(process.execPath, other)),
+	);
 	const results = [];
 	if (sideBySide) results.push(...(await Promise.all(versions.map(one))));
 	else for (const version of versions) results.push(await one(version));
+	results.push(...(await Promise.all(extra)));
 	console.log(
 		`\n${prefix} summary (${progress.seconds().toFixed(1)} s in all${sideBySide && versions.length > 1 ? ', releases side by side' : ''}):`,
 	);
 	for (const r of results)
 		console.log(
-			`  n8n ${r.version}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
+			`  ${r.what}: ${r.ok ? 'passed' : `FAILED (${r.why})`} in ${r.seconds.toFixed(1)} s`,
 		);
 	return results.every((r) => r.ok) ? 0 : 1;
 }
