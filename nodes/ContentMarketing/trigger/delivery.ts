@@ -7,11 +7,16 @@ import { claimEvent, dedupeScope } from './eventDedupe';
 import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
 import { readSignatureHeader, verifySignature } from './signature';
 
-/** Answers the request itself (n8n then sends nothing) and starts no execution. */
-function refuse(this: IWebhookFunctions, status: number, error: string): IWebhookResponseData {
+/** Writes the answer itself; with `noWebhookResponse` n8n then sends nothing. */
+function respond(this: IWebhookFunctions, status: number, body: IDataObject): void {
 	const res = this.getResponseObject();
 	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify({ error }));
+	res.end(JSON.stringify(body));
+}
+
+/** Answers 400/401 itself and starts no execution. */
+function refuse(this: IWebhookFunctions, status: number, error: string): IWebhookResponseData {
+	respond.call(this, status, { error });
 	return { noWebhookResponse: true };
 }
 
@@ -55,9 +60,9 @@ async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
 
 /**
  * One delivery: signature (over the raw bytes, with the secrets this node holds), then payload,
- * event type, filters and de-duplication. Only a new, wanted event starts an execution; n8n
- * answers it at once (`responseMode: 'onReceived'`). Every verified event gets a 200 within the
- * service's 5 seconds (docs/api-contract.md §10); refusals get 400/401 with `{ error }`.
+ * event type, filters and de-duplication. Only a new, wanted event starts an execution, answered by
+ * the trigger before n8n stores it (below). Every verified event gets a 200 within the service's
+ * 5 seconds (docs/api-contract.md §10); refusals get 400/401 with `{ error }`.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const nowSeconds = Math.floor(Date.now() / 1000);
@@ -94,11 +99,20 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (claim.store !== undefined) setRecent(staticData, endpoint.url, claim.store);
 	if (claim.duplicate) return acknowledge(event, 'duplicate');
 
-	// n8n starts the execution (in queue mode: enqueues it), saves static data and answers with
-	// `webhookResponse` (the webhook's `responseData` is empty); the workflow runs after the answer,
-	// and nothing of this node does.
+	// Answered here, not through `webhookResponse`. n8n answers `webhookResponse` of an `onReceived`
+	// webhook, and saves static data, only after it stored the execution (in queue mode: enqueued it).
+	// Between n8n loading static data for this call and saving it, another webhook processor's save can
+	// overwrite the journal entries this one adds, and this save theirs (last write wins, eventDedupe):
+	// the longer that window, the more entries a retry on the other processor misses (in the queue check
+	// under load: 7 and 15 of 30 retries ran again). From n8n 2.41 that save is even lost: storing the
+	// execution builds a second Workflow over the same static data (`establishContextForPersistence`),
+	// which clears its change mark (0 saves in 50 deliveries). With `noWebhookResponse`, n8n saves static
+	// data right after `webhook()`, then stores and starts the execution. The price, in README
+	// "De-duplication": an event answered here whose execution n8n then fails to store (its database or
+	// Redis failing at that instant, or the process dying) is not retried by the service.
+	respond.call(this, 200, answer(event, 'new event'));
 	return {
 		workflowData: [[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],
-		webhookResponse: answer(event, 'new event'),
+		noWebhookResponse: true,
 	};
 }
