@@ -155,7 +155,7 @@ try {
 			...(viaCli
 				? [
 						`nodes:               CUSTOM.contentMarketing, ... from ${shownFolder(userFolder)}/.n8n/custom/node_modules/ (the project, linked by n8n-node dev)`,
-						'                     each compile of tsc --watch is reloaded by n8n: reopen the node in the editor',
+						'                     n8n reloads them after each compile of tsc --watch, slowly (CONTRIBUTING.md, "npm run dev through n8n-node dev"): reopen the node',
 					]
 				: []),
 			'workflows:',
