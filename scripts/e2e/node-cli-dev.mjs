@@ -15,7 +15,6 @@ import { PROJECT_ROOT } from './install-n8n.mjs';
 const CLI = path.join(PROJECT_ROOT, 'node_modules', '@n8n', 'node-cli', 'bin', 'n8n-node.mjs');
 /** What the CLI writes before each screen (ANSI clear screen, cursor home). */
 const SCREEN = '\x1b[2J\x1b[H';
-// eslint-disable-next-line no-control-regex -- terminal control sequences are what this removes
 const ANSI = /\x1b(?:\[[0-9;?]*[A-Za-z]|c)/g;
 
 /** The panel of one screen: its status ("running", "exit 1", ...) and its lines, trailing blank ones dropped. */
