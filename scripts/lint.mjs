@@ -14,6 +14,7 @@ import {
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 import { runtimeWorkflowImports, supportedWorkflowExports } from './compat.mjs';
+import { checkCustomLoaderFiles } from './custom-loader-files.mjs';
 import { checkDeclaredImports } from './declared-imports.mjs';
 import { ensureNode24 } from './node24.mjs';
 
@@ -253,6 +254,10 @@ function checkWorkflowImports() {
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
+report(
+	"npm run dev (n8n-node dev links the project into n8n): n8n's custom loader finds only our built nodes and credentials (no stray *.node.js / *.credentials.js)",
+	checkCustomLoaderFiles(root),
+);
 report(
 	'runtime imports from n8n-workflow exist in n8n 2.8.4 (n8n-workflow 2.8.0) and n8n 2.41.3 (2.41.0)',
 	checkWorkflowImports(),

@@ -3,13 +3,19 @@
 // tool's input schema), driven by an MCP client (@modelcontextprotocol/sdk, Streamable HTTP) the way an
 // agent would: list the tools, call them, and compare every answer with the sandbox's own. Bad input
 // comes back as a tool error that names the field, nothing is sent, and no answer holds the API key.
+//
+// The MCP SDK is the one the n8n under test ships (its MCP Server Trigger is built on it), not a
+// devDependency: the SDK pulls pkce-challenge, whose dist/index.node.js n8n's custom loader would load
+// when `npm run dev` links the project root into n8n (scripts/custom-loader-files.mjs).
 import assert from 'node:assert/strict';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
 import { CREDENTIALS } from './examples.mjs';
-import { runN8nOk } from './n8n.mjs';
+import { n8nRequire, runN8nOk } from './n8n.mjs';
+
+const { Client } = n8nRequire('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = n8nRequire(
+	'@modelcontextprotocol/sdk/client/streamableHttp.js',
+);
 
 export const MCP_WORKFLOW_ID = 'cmE2eMcpServerTools';
 const MCP_PATH = 'content-marketing-e2e';

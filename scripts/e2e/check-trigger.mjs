@@ -33,8 +33,8 @@ export async function publishTrigger(stack) {
 	return { detail: WORKFLOWS.newLead.id };
 }
 
-export async function startServer(stack, { port } = {}) {
-	const n8n = await startN8n({ userFolder: stack.userFolder, port, env: stack.n8nEnv });
+export async function startServer(stack, { port, onOutput } = {}) {
+	const n8n = await startN8n({ userFolder: stack.userFolder, port, env: stack.n8nEnv, onOutput });
 	stack.onClose(() => n8n.stop());
 	const seconds = await n8n.ready;
 	return Object.assign(n8n, { detail: `${n8n.baseUrl} ready in ${seconds.toFixed(1)} s` });

@@ -3,26 +3,60 @@
 // example published); e-mails the sink receives are printed. Ctrl+C stops everything.
 // Ports: N8N_PORT (default 5678) and SANDBOX_PORT (default 4010, the examples' default), or free ones.
 //
-// npm run dev (--hot-reload): the same, as `n8n-node dev` would run it: n8n with N8N_DEV_RELOAD=true and
-// `tsc --watch`; each compile is copied into the installed package, which n8n reloads and pushes to the
-// editor (reopen the node). Why not `n8n-node dev` itself: CONTRIBUTING.md, "n8n's CLI".
-import { spawn } from 'node:child_process';
+// npm run dev (--n8n-node-dev): the same around n8n's CLI, as the n8n-nodes-starter runs it: `n8n-node dev
+// --external-n8n` links the project root into the user folder's custom/ folder and runs `tsc --watch`
+// (scripts/e2e/node-cli-dev.mjs); n8n from .cache/ runs with the environment the CLI gives its own n8n
+// (N8N_DEV_RELOAD=true, DB_SQLITE_POOL_SIZE=10) and reloads the nodes after each compile. n8n names the
+// nodes it loads from custom/ `CUSTOM.*`, so the examples are imported with those types
+// (CONTRIBUTING.md, "n8n's CLI").
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 import { readExample, WORKFLOWS } from './examples.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { E2E_OWNER, ownerCookie } from './n8n.mjs';
+import { startNodeCliDev } from './node-cli-dev.mjs';
 import { publishTrigger, startServer } from './check-trigger.mjs';
 import { createProgress } from './progress.mjs';
 import { createStack } from './stack.mjs';
+import { checkCustomLoaderFiles } from '../custom-loader-files.mjs';
 import { ensureNode24 } from '../node24.mjs';
+
+// `kill <npm's pid>`: npm passes SIGTERM to its `sh -c`, which dies without passing it on, and this process
+// is left to init. It stops when its parent goes, as on a signal (both Nodes: this runs before the re-run).
+const parent = process.ppid;
+const orphanWatch = setInterval(() => {
+	if (process.ppid === parent) return;
+	clearInterval(orphanWatch);
+	process.kill(process.pid, 'SIGTERM');
+}, 1000).unref();
 
 await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
-const userFolder = path.join(PROJECT_ROOT, '.cache', 'e2e-dev');
+const viaCli = process.argv.includes('--n8n-node-dev');
+/**
+ * n8n-node dev's user folder must lie outside the project: n8n's custom loader walks the linked project,
+ * .cache/ included, following links, so a user folder below it (holding the link back to the project)
+ * makes the walk endless (measured: n8n stuck at loading the nodes for 200 s; fast-glob out of memory
+ * after 3 min 40 s). One folder per checkout in the system's temporary folder, fresh at every run.
+ */
+function nodeCliUserFolder() {
+	const hash = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 8);
+	const folder = path.join(os.tmpdir(), `n8n-nodes-content-marketing-dev-${hash}`);
+	const project = fs.realpathSync(PROJECT_ROOT) + path.sep;
+	fs.mkdirSync(folder, { recursive: true });
+	if ((fs.realpathSync(folder) + path.sep).startsWith(project))
+		throw new Error(
+			`${folder} is inside the project (TMPDIR): n8n would never finish loading the nodes`,
+		);
+	return folder;
+}
+const userFolder = viaCli ? nodeCliUserFolder() : path.join(PROJECT_ROOT, '.cache', 'e2e-dev');
+const shownFolder = (folder) =>
+	folder.startsWith(PROJECT_ROOT) ? path.relative(PROJECT_ROOT, folder) : folder;
 
 function portIsFree(port) {
 	return new Promise((resolve) => {
@@ -43,60 +77,71 @@ function printMessage(message) {
 	);
 }
 
-const hotReload = process.argv.includes('--hot-reload');
-const installedPackage = path.join(
-	userFolder,
-	'.n8n',
-	'nodes',
-	'node_modules',
-	'n8n-nodes-content-marketing',
-);
-
-/** `tsc --watch` (as n8n-node dev runs it); after each compile dist/ is copied into the installed package. */
-function watchAndCopy(stack) {
-	const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-	const child = spawn(
-		process.execPath,
-		[tsc, '-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'],
-		{
-			cwd: PROJECT_ROOT,
-			stdio: ['ignore', 'pipe', 'inherit'],
-		},
-	);
-	stack.onClose(() => child.kill());
-	child.stdout.setEncoding('utf8');
-	child.stdout.on('data', (text) => {
-		for (const line of text.split('\n')) if (line.trim()) console.log(`[tsc] ${line.trim()}`);
-		// "Found 0 errors. Watching for file changes.": copy; with errors, keep the last good copy
-		if (/Found 0 errors/.test(text)) {
-			fs.cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(installedPackage, 'dist'), {
-				recursive: true,
-			});
-			console.log(
-				'[dev] dist/ copied into the installed package: n8n reloads it (reopen the node)',
-			);
-		}
-	});
+/** n8n's log lines a developer wants to see while the CLI rebuilds: the reloads and the errors. */
+function printN8nLines(text) {
+	for (const line of text.split('\n'))
+		if (/Hot reload|\berror\b/i.test(line)) console.log(`[n8n] ${line.trim()}`);
 }
 
 const { step } = createProgress({ prefix: 'dev' });
 const stack = createStack({ userFolder });
-// n8n's hot reload of community packages (inDevelopment: NODE_ENV unset), as `n8n-node dev` sets it
-if (hotReload) stack.n8nEnv.N8N_DEV_RELOAD = 'true';
+// Ctrl+C / SIGTERM / SIGHUP, at any step: n8n.mjs stops the n8n processes (its handler runs beside this
+// one) and exits; this stops the rest (n8n-node dev, the sandbox, the SMTP sink). Listening for good:
+// the same signal again (a terminal's Ctrl+C reaches this process and the Node 20 one that forwards it)
+// must not kill this process before it is done.
+let interrupted;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+	process.on(signal, () => {
+		if (interrupted) return;
+		interrupted = signal;
+		console.log(
+			`\n${signal}: stopping ${viaCli ? 'n8n-node dev, ' : ''}n8n, the sandbox and the SMTP sink`,
+		);
+		void stack
+			.close()
+			.catch(() => {})
+			.finally(() => process.exit(128 + os.constants.signals[signal]));
+	});
+// what `n8n-node dev` sets for the n8n it starts (hot reload needs NODE_ENV unset: n8n's inDevelopment)
+if (viaCli) Object.assign(stack.n8nEnv, { N8N_DEV_RELOAD: 'true', DB_SQLITE_POOL_SIZE: '10' });
+let cli;
 try {
 	await stack.setUp({
 		step,
 		sandboxPort: await preferredPort(Number(process.env.SANDBOX_PORT) || 4010),
 		onMessage: printMessage,
+		customFolder: viaCli,
+		// n8n loads every *.node.js / *.credentials.js below the linked project: none but ours may exist
+		afterBuild: viaCli
+			? () =>
+					step('only our nodes and credentials for n8n to load in the project', () => {
+						const result = checkCustomLoaderFiles(PROJECT_ROOT);
+						if (!result.passed) throw new Error(`${result.message}\n${result.details}`);
+					})
+			: undefined,
 	});
 	await step('publish the trigger example', () => publishTrigger(stack));
+	if (viaCli) {
+		cli = await step(
+			'n8n-node dev --external-n8n (links the project into custom/, tsc --watch)',
+			async () => {
+				const started = startNodeCliDev({
+					userFolder,
+					onLine: (line) => console.log(`[n8n-node dev] ${line}`),
+				});
+				stack.onClose(() => started.stop());
+				const errors = await started.compiled;
+				return Object.assign(started, { detail: `first compile: ${errors} error(s)` });
+			},
+		);
+	}
 	const n8n = await step('n8n start', async () =>
 		startServer(stack, {
 			port: (await preferredPort(Number(process.env.N8N_PORT) || 5678)) || undefined,
+			onOutput: viaCli ? printN8nLines : undefined,
 		}),
 	);
 	await ownerCookie(n8n.baseUrl);
-	if (hotReload) watchAndCopy(stack);
 
 	const { sandbox, smtp } = stack;
 	console.log(
@@ -106,7 +151,13 @@ try {
 			`sandbox:             ${sandbox.url}   (API under /v1, control under /_sandbox)`,
 			...Object.entries(sandbox.keys).map(([role, key]) => `  key ${role.padEnd(24)} ${key}`),
 			`SMTP sink:           127.0.0.1:${smtp.port}   (mails are printed here)`,
-			`user folder:         ${path.relative(PROJECT_ROOT, userFolder)}`,
+			`user folder:         ${shownFolder(userFolder)}`,
+			...(viaCli
+				? [
+						`nodes:               CUSTOM.contentMarketing, ... from ${shownFolder(userFolder)}/.n8n/custom/node_modules/ (the project, linked by n8n-node dev)`,
+						'                     n8n reloads them after each compile of tsc --watch, slowly (CONTRIBUTING.md, "npm run dev through n8n-node dev"): reopen the node',
+					]
+				: []),
 			'workflows:',
 			...Object.entries(WORKFLOWS).map(
 				([key, { id }]) => `  ${n8n.baseUrl}/workflow/${id}   ${readExample(key).name}`,
@@ -115,19 +166,16 @@ try {
 			`Try: curl -s -X POST ${sandbox.url}/v1/leads -H 'Authorization: Bearer ${sandbox.keys.full}' \\`,
 			`       -H 'Content-Type: application/json' -d '{"email":"new.lead@acme.example","name":"New Lead","company":"Acme"}'`,
 			'',
-			'Ctrl+C stops n8n, the sandbox and the SMTP sink.',
+			`Ctrl+C stops ${viaCli ? 'n8n-node dev, ' : ''}n8n, the sandbox and the SMTP sink.`,
 		].join('\n'),
 	);
 
-	// n8n.mjs stops n8n on these signals and exits; this only tells an interrupt from a crash
-	let interrupted = false;
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
-		process.once(signal, () => (interrupted = true));
-	const { code, signal } = await n8n.exited;
-	if (interrupted) {
-		console.log('\nstopping n8n, the sandbox and the SMTP sink');
-	} else {
-		console.error(`n8n exited (${signal ?? code}); stopping the sandbox and the SMTP sink`);
+	const { name, code, signal } = await Promise.race([
+		n8n.exited.then((result) => ({ name: 'n8n', ...result })),
+		...(cli ? [cli.exited.then((result) => ({ name: 'n8n-node dev', ...result }))] : []),
+	]);
+	if (!interrupted) {
+		console.error(`${name} exited (${signal ?? code}); stopping everything else`);
 		process.exitCode = 1;
 	}
 } catch (error) {

@@ -71,6 +71,28 @@ export function workflowsFor({ sandboxUrl, csvFile = CSV_FILE }) {
 	return [readExample('newLead'), readExample('digest'), bulk, upload, readExample('tour')];
 }
 
+/** The package name our nodes' types start with (`n8n-nodes-content-marketing.contentMarketing`). */
+export const PACKAGE_NAME = 'n8n-nodes-content-marketing';
+/**
+ * The package name n8n gives every node it loads from `<user folder>/.n8n/custom/` (n8n-core's
+ * CUSTOM_NODES_PACKAGE_NAME), where `n8n-node dev` links the project: there our nodes are
+ * `CUSTOM.contentMarketing`, ... Credential types carry no package name and stay as they are.
+ */
+export const CUSTOM_PACKAGE_NAME = 'CUSTOM';
+
+/** The workflow with our nodes' types as n8n names them when loaded from the custom folder. */
+export function withCustomNodeTypes(workflow) {
+	const prefix = `${PACKAGE_NAME}.`;
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.type.startsWith(prefix)
+				? { ...node, type: `${CUSTOM_PACKAGE_NAME}.${node.type.slice(prefix.length)}` }
+				: node,
+		),
+	};
+}
+
 /** n8n 2.x reads files only below N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files). */
 export const n8nFileAccessEnv = { N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(CSV_FILE) };
 

@@ -467,7 +467,8 @@ export function freePort() {
  * rejects when n8n exits first or readyTimeoutMs passes. Always call stop() (try/finally).
  *
  * @param {{ userFolder: string, port?: number, brokerPort?: number, env?: object,
- *           readyTimeoutMs?: number, echo?: boolean }} opts port 0/undefined picks a free one
+ *           readyTimeoutMs?: number, echo?: boolean, onOutput?: (text: string) => void }} opts
+ *        port 0/undefined picks a free one; onOutput gets n8n's output as it comes
  */
 export async function startN8n({
 	userFolder,
@@ -476,6 +477,7 @@ export async function startN8n({
 	env = {},
 	readyTimeoutMs = 180_000,
 	echo = !!process.env.E2E_VERBOSE,
+	onOutput,
 } = {}) {
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	port ||= await freePort();
@@ -490,6 +492,7 @@ export async function startN8n({
 	const onData = (d) => {
 		output += d;
 		if (echo) process.stderr.write(d);
+		onOutput?.(String(d));
 		for (const w of [...lineWaiters]) if (w.test(output)) w.resolve();
 	};
 	child.stdout.on('data', onData);

@@ -5,7 +5,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { credentialsFor, n8nFileAccessEnv, workflowsFor } from './examples.mjs';
+import {
+	credentialsFor,
+	n8nFileAccessEnv,
+	withCustomNodeTypes,
+	workflowsFor,
+} from './examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { importJson, prepareUserFolder } from './n8n.mjs';
 import { startSandboxInProcess } from './sandbox.mjs';
@@ -51,8 +56,11 @@ export function createStack({ userFolder }) {
 		 * `afterBuild`: steps to run once dist/ is fresh, before anything is started. `build: false`
 		 * when the caller has just built the package. `moreImports()`: `{ credentials, workflows }` to
 		 * import with the examples' (one CLI command each: every n8n command costs seconds).
+		 * `customFolder: true`: the package is not installed into the user folder (`n8n-node dev` links
+		 * the project into its custom/ folder instead) and the examples name our nodes `CUSTOM.*`.
 		 */
 		async setUp({
+			customFolder = false,
 			step,
 			sandboxPort = 0,
 			smtpPort = 0,
@@ -79,12 +87,20 @@ export function createStack({ userFolder }) {
 				return Object.assign(smtp, { detail: `127.0.0.1:${smtp.port}` });
 			});
 
-			await step('prepare a fresh n8n user folder with the built package', async () => {
-				const installed = prepareUserFolder(userFolder, { clean: true });
-				return {
-					detail: `${path.relative(PROJECT_ROOT, installed.installDir)} (${installed.files.length} entries)`,
-				};
-			});
+			if (customFolder) {
+				await step('prepare a fresh n8n user folder (the package comes from n8n-node dev)', () => {
+					fs.rmSync(userFolder, { recursive: true, force: true });
+					fs.mkdirSync(userFolder, { recursive: true });
+					return { detail: userFolder };
+				});
+			} else {
+				await step('prepare a fresh n8n user folder with the built package', async () => {
+					const installed = prepareUserFolder(userFolder, { clean: true });
+					return {
+						detail: `${path.relative(PROJECT_ROOT, installed.installDir)} (${installed.files.length} entries)`,
+					};
+				});
+			}
 			const opts = { userFolder, env: stack.n8nEnv };
 			const more = (await moreImports?.()) ?? {};
 			await step(
@@ -106,7 +122,7 @@ export function createStack({ userFolder }) {
 				const workflows = [
 					...workflowsFor({ sandboxUrl: stack.sandbox.url }),
 					...(more.workflows ?? []),
-				];
+				].map((workflow) => (customFolder ? withCustomNodeTypes(workflow) : workflow));
 				await importJson('import:workflow', workflows, opts);
 				return { detail: workflows.map((w) => w.id).join(', ') };
 			});
