@@ -350,10 +350,9 @@ try {
 			const known = new Set((await executions(WORKFLOW_IDS.bulk)).map((e) => e.id));
 			return await leadEvents('bulk', {
 				count: BULK_LEADS,
-				// The service's schedule, compressed: when n8n cannot answer the burst within 5 s
-				// (n8n 2.41.3 on 2 cores: 503 "Database is not ready!" and late answers while its
-				// webhook processors build an expression isolate per call), the retries work it off,
-				// and each event must still run exactly once.
+				// The service's schedule, compressed: when n8n cannot answer the burst within 5 s (as
+				// n8n 2.41.3 with its default expression engine could not, see ENGINE_ENV), the retries
+				// work it off within the step, and each event must still run exactly once.
 				retries: BURST_RETRIES,
 				create: async () => {
 					await sandbox.client.control('DELETE', '/_sandbox/requests');
