@@ -8,7 +8,8 @@
 // and by `npm run dev` before it starts n8n; on its own: `node scripts/custom-loader-files.mjs`.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+
+import { checkResult, runWhenMain } from './check-result.mjs';
 
 const LOADED = /\.(node|credentials)\.js$/;
 
@@ -53,19 +54,7 @@ export function checkCustomLoaderFiles(root) {
 		),
 		...missing.map((file) => `${file} is missing: build first (npm run build)`),
 	];
-	return problems.length
-		? {
-				passed: false,
-				message: `${problems.length} problem(s)`,
-				details: problems.map((p) => `     ${p}`).join('\n'),
-			}
-		: { passed: true };
+	return checkResult(problems);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const result = checkCustomLoaderFiles(
-		path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
-	);
-	console.log(result.passed ? 'ok' : `${result.message}\n${result.details}`);
-	process.exitCode = result.passed ? 0 : 1;
-}
+runWhenMain(import.meta.url, checkCustomLoaderFiles);

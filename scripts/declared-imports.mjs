@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+
+import { checkResult, runWhenMain } from './check-result.mjs';
 
 const FOLDERS = ['nodes', 'credentials', 'sandbox', 'test', 'scripts', 'bench'];
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
@@ -115,19 +116,7 @@ export function checkDeclaredImports(root) {
 				`devDependency ${name} is used nowhere (not imported, named by no script or config)`,
 			);
 	}
-	return problems.length
-		? {
-				passed: false,
-				message: `${problems.length} problem(s)`,
-				details: problems.map((p) => `     ${p}`).join('\n'),
-			}
-		: { passed: true };
+	return checkResult(problems);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const result = checkDeclaredImports(
-		path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
-	);
-	console.log(result.passed ? 'ok' : `${result.message}\n${result.details}`);
-	process.exitCode = result.passed ? 0 : 1;
-}
+runWhenMain(import.meta.url, checkDeclaredImports);
