@@ -14,9 +14,18 @@ function typeOf(value: unknown): string {
 	return typeof value;
 }
 
+/**
+ * The node's `<field>_percent` numbers (actions/analytics/simplifyReports.ts) come from the service's
+ * percentage strings, fractions in general ("66.61%", "+12.5%"): a sample that happens to be whole must
+ * not ship them as integers (the output-schema test then fails on the day the sandbox's data gives 12.5).
+ */
+const FRACTIONAL = /_percent$/;
+
 /** One schema for all the values; a field that is null in some items takes its type from the others. */
-export function inferSchema(values: unknown[]): JsonSchema {
-	const types = [...new Set(values.map(typeOf))].filter((type) => type !== 'null');
+export function inferSchema(values: unknown[], key = ''): JsonSchema {
+	const types = [...new Set(values.map(typeOf))]
+		.filter((type) => type !== 'null')
+		.map((type) => (type === 'integer' && FRACTIONAL.test(key) ? 'number' : type));
 	if (types.length === 0) return { type: 'null' };
 	// 2 and 2.5 in the same field: a number.
 	const type = types.every((t) => t === 'integer' || t === 'number')
@@ -32,7 +41,7 @@ export function inferSchema(values: unknown[]): JsonSchema {
 		return {
 			type,
 			properties: Object.fromEntries(
-				keys.map((key) => [key, inferSchema(objects.map((object) => object[key]))]),
+				keys.map((key) => [key, inferSchema(objects.map((object) => object[key]), key)]),
 			),
 		};
 	}
