@@ -15,7 +15,7 @@ const SKIP = new Set(['node_modules', 'dist', '.cache', 'fixture-package']);
 /** Packages named in code that runs elsewhere, not in this package's node_modules. */
 const NOT_OURS = {
 	sqlite3:
-		'required by a script run inside the n8n install in .cache/ (scripts/e2e/install-n8n.mjs)',
+		'required by a script run inside the n8n install in the cache folder (scripts/e2e/install-n8n.mjs)',
 	'@n8n/backend-network':
 		"n8n 2.41's, required by the harness only in the generation-2 run, from compat/n8n-2.41/ (scripts/test-gen2.mjs)",
 };

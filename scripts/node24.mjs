@@ -2,10 +2,11 @@
 // The project's Node: 24, the active LTS (Node 20 reached end of life on 2026-04-30; n8n 2.41 needs 24).
 // A machine whose Node is older needs no manual step: the exact release below comes from the npm registry
 // (the npm package `node`, whose install script fetches the binary from the registry's
-// node-<platform>-<arch> package), with the pnpm that installs n8n next to it, into .cache/tools-node24/.
+// node-<platform>-<arch> package), with the pnpm that installs n8n next to it, into tools-node24/ of the
+// project's cache folder (scripts/cache-dir.mjs: ~/.cache/n8n-nodes-content-marketing/).
 //
 //   import { node24Bin, ensureNode24 } from './node24.mjs';
-//   node24Bin()      // path of a Node >= 24: this one when it is, else .cache/tools-node24's (installed if missing)
+//   node24Bin()      // path of a Node >= 24: this one when it is, else the cache's tools-node24/ (installed if missing)
 //   await ensureNode24()   // at the top of a script: on an older Node, re-runs this same process on Node 24
 //
 //   node scripts/node24.mjs <node arguments>   # e.g. `--import tsx scripts/demo.ts`: runs them on Node 24
@@ -15,12 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { CACHE_DIR, shownPath, withCacheLockSync } from './cache-dir.mjs';
+
 export const NODE24_VERSION = '24.9.0';
 export const PNPM_VERSION = process.env.E2E_PNPM_VERSION || '10.34.9';
 const MAJOR = 24;
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const TOOLS_DIR = path.join(root, '.cache', 'tools-node24');
+export const TOOLS_DIR = path.join(CACHE_DIR, 'tools-node24');
 /** The pinned Node 24 (runs every n8n of the e2e, whichever Node runs the scripts). */
 export const PINNED_NODE_BIN = path.join(TOOLS_DIR, 'node_modules', 'node', 'bin', 'node');
 /** pnpm, next to it (scripts/e2e/install-n8n.mjs installs n8n with it). */
@@ -50,18 +52,29 @@ function installEnv() {
 }
 
 /**
- * The pinned Node 24 and pnpm in .cache/tools-node24/, installed from the npm registry when missing
- * (about 30 s: a 50 MB download). Returns the node binary's path. Throws with npm's answer on failure.
+ * The pinned Node 24 and pnpm in the cache's tools-node24/, installed from the npm registry when missing
+ * (about 30 s: a 50 MB download; one install at a time, the cache is shared by every checkout). Returns
+ * the node binary's path. Throws with npm's answer on failure.
  */
 export function installPinnedNode24() {
+	if (isInstalled()) return PINNED_NODE_BIN;
+	return withCacheLockSync('install-tools-node24', () =>
+		isInstalled() ? PINNED_NODE_BIN : install(),
+	);
+}
+
+function isInstalled() {
 	const pnpmOk =
 		fs.existsSync(PNPM_CJS) &&
 		JSON.parse(
 			fs.readFileSync(path.join(TOOLS_DIR, 'node_modules', 'pnpm', 'package.json'), 'utf8'),
 		).version === PNPM_VERSION;
-	if (pinnedVersion() === NODE24_VERSION && pnpmOk) return PINNED_NODE_BIN;
+	return pinnedVersion() === NODE24_VERSION && pnpmOk;
+}
+
+function install() {
 	log(
-		`installing Node ${NODE24_VERSION} and pnpm ${PNPM_VERSION} from the npm registry into ${path.relative(root, TOOLS_DIR)}/`,
+		`installing Node ${NODE24_VERSION} and pnpm ${PNPM_VERSION} from the npm registry into ${shownPath(TOOLS_DIR)}/`,
 	);
 	fs.mkdirSync(TOOLS_DIR, { recursive: true });
 	fs.writeFileSync(
@@ -128,7 +141,7 @@ function runOnNode24(args) {
 	}
 	if (bin !== process.execPath)
 		log(
-			`Node ${process.versions.node} is older than ${MAJOR}: running on Node ${NODE24_VERSION} (${path.relative(root, bin)})`,
+			`Node ${process.versions.node} is older than ${MAJOR}: running on Node ${NODE24_VERSION} (${shownPath(bin)})`,
 		);
 	const child = spawn(bin, args, { stdio: 'inherit', env: envWithNode(bin) });
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])

@@ -1,7 +1,7 @@
 // Generation 2 of the test suites: the suites that run nodes inside n8n's engine (compat/n8n-2.41/
 // jest.config.js lists them) once more, on the n8n-core and n8n-workflow that n8n 2.41.3 runs
 // (compat/n8n-2.41/, installed from its lockfile) under the Node 24 that n8n needs (fetched by
-// scripts/e2e/install-n8n.mjs into .cache/tools-node24/, as the end-to-end check uses it).
+// scripts/e2e/install-n8n.mjs into the cache folder, scripts/cache-dir.mjs, as the end-to-end check uses it).
 // `npm test` runs it after the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,6 +14,7 @@ import {
 	newestPackages,
 	SUPPORTED_WORKFLOW_PACKAGES,
 } from './compat.mjs';
+import { shownPath } from './cache-dir.mjs';
 import { ensureRuntimeNode } from './e2e/install-n8n.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +30,7 @@ export async function runGeneration2(jestArgs = []) {
 		.join(', ');
 	const nodeVersion = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout;
 	console.log(
-		`\n[test] generation 2: ${packages} (as n8n ${newest.n8n} runs them, ${path.relative(root, NEWEST_DIR)}/) on Node ${nodeVersion.trim()} (${path.relative(root, node)})`,
+		`\n[test] generation 2: ${packages} (as n8n ${newest.n8n} runs them, ${path.relative(root, NEWEST_DIR)}/) on Node ${nodeVersion.trim()} (${shownPath(node)})`,
 	);
 	const args = [
 		require.resolve('jest/bin/jest'),

@@ -5,7 +5,7 @@
 //
 // npm run dev (--n8n-node-dev): the same around n8n's CLI, as the n8n-nodes-starter runs it: `n8n-node dev
 // --external-n8n` links the project root into the user folder's custom/ folder and runs `tsc --watch`
-// (scripts/e2e/node-cli-dev.mjs); n8n from .cache/ runs with the environment the CLI gives its own n8n
+// (scripts/e2e/node-cli-dev.mjs); n8n from the cache folder runs with the environment the CLI gives its own n8n
 // (N8N_DEV_RELOAD=true, DB_SQLITE_POOL_SIZE=10) and reloads the nodes after each compile. n8n names the
 // nodes it loads from custom/ `CUSTOM.*`, so the examples are imported with those types
 // (CONTRIBUTING.md, "n8n's CLI").
@@ -22,6 +22,7 @@ import { startNodeCliDev } from './node-cli-dev.mjs';
 import { publishTrigger, startServer } from './check-trigger.mjs';
 import { createProgress } from './progress.mjs';
 import { createStack } from './stack.mjs';
+import { CACHE_DIR, OLD_CACHE_DIR } from '../cache-dir.mjs';
 import { checkCustomLoaderFiles } from '../custom-loader-files.mjs';
 import { ensureNode24 } from '../node24.mjs';
 
@@ -39,7 +40,7 @@ await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this o
 const viaCli = process.argv.includes('--n8n-node-dev');
 /**
  * n8n-node dev's user folder must lie outside the project: n8n's custom loader walks the linked project,
- * .cache/ included, following links, so a user folder below it (holding the link back to the project)
+ * dot folders included, following links, so a user folder below it (holding the link back to the project)
  * makes the walk endless (measured: n8n stuck at loading the nodes for 200 s; fast-glob out of memory
  * after 3 min 40 s). One folder per checkout in the system's temporary folder, fresh at every run.
  */
@@ -54,9 +55,19 @@ function nodeCliUserFolder() {
 		);
 	return folder;
 }
-const userFolder = viaCli ? nodeCliUserFolder() : path.join(PROJECT_ROOT, '.cache', 'e2e-dev');
+const userFolder = viaCli ? nodeCliUserFolder() : path.join(PROJECT_ROOT, '.tmp', 'dev-n8n');
 const shownFolder = (folder) =>
 	folder.startsWith(PROJECT_ROOT) ? path.relative(PROJECT_ROOT, folder) : folder;
+
+/** The cache inside the project (older checkouts): n8n walks its n8n installs at every reload. */
+function warnOldCache() {
+	const fix = fs.existsSync(CACHE_DIR)
+		? 'remove it (rm -rf .cache)'
+		: `move it where the scripts look now (mv .cache ${CACHE_DIR})`;
+	console.warn(
+		`\nwarning: .cache/ in the project (an older checkout's n8n installs) slows every hot reload, as n8n walks it (12-24 s instead of 5-6 s measured, CONTRIBUTING.md): ${fix}\n`,
+	);
+}
 
 function portIsFree(port) {
 	return new Promise((resolve) => {
@@ -117,6 +128,7 @@ try {
 					step('only our nodes and credentials for n8n to load in the project', () => {
 						const result = checkCustomLoaderFiles(PROJECT_ROOT);
 						if (!result.passed) throw new Error(`${result.message}\n${result.details}`);
+						if (fs.existsSync(OLD_CACHE_DIR)) warnOldCache();
 					})
 			: undefined,
 	});
@@ -155,7 +167,7 @@ try {
 			...(viaCli
 				? [
 						`nodes:               CUSTOM.contentMarketing, ... from ${shownFolder(userFolder)}/.n8n/custom/node_modules/ (the project, linked by n8n-node dev)`,
-						'                     n8n reloads them after each compile of tsc --watch, slowly (CONTRIBUTING.md, "npm run dev through n8n-node dev"): reopen the node',
+						'                     n8n reloads them after each compile of tsc --watch (about 5 s after a save here; npm run test:e2e:dev times it): reopen the node to see it',
 					]
 				: []),
 			'workflows:',

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Installs a real n8n into <project>/.cache/n8n-<version>-node24/ for the end-to-end check. Two releases
+// Installs a real n8n into n8n-<version>-node24/ of the project's cache folder (scripts/cache-dir.mjs:
+// ~/.cache/n8n-nodes-content-marketing/, outside the project) for the end-to-end check. Two releases
 // are checked (N8N_VERSIONS): 2.8.4, the oldest supported (its engines: Node >=20.19 <=24.x), and the
 // newest 2.41.x (Node >= 24). Both run on the project's Node, the exact Node 24 release pinned in
-// scripts/node24.mjs (the npm package `node` with pnpm next to it in .cache/tools-node24/), whichever
+// scripts/node24.mjs (the npm package `node` with pnpm next to it in the cache's tools-node24/), whichever
 // Node runs this script: it runs their pnpm install, sqlite3's native build and every n8n command.
 //
 //   node scripts/e2e/install-n8n.mjs [--n8n=<version>]    # install (skips when already done)
@@ -17,12 +18,12 @@
 //
 // Why pnpm: `npm i n8n@<version>` cannot finish against the npm registry (some transitive versions are
 // gone and one dependency is a tarball URL outside the registry). pnpm 10 with the overrides below
-// resolves everything from the registry. pnpm itself comes from the npm registry too (next to Node 24
-// in .cache/tools-node24/), so nothing has to be installed by hand.
+// resolves everything from the registry. pnpm itself comes from the npm registry too (next to Node 24),
+// so nothing has to be installed by hand.
 //
-// Everything stays inside .cache/ (git-ignored): the store in .cache/pnpm-store (same filesystem, so
-// pnpm hard-links instead of copying; shared by both versions) and its metadata cache in
-// .cache/pnpm-cache; `rm -rf .cache` resets it all. The folder names carry the Node major: sqlite3's
+// Everything stays in the cache folder: the store in pnpm-store/ (same filesystem, so pnpm hard-links
+// instead of copying; shared by both versions) and its metadata cache in pnpm-cache/; removing the
+// folder resets it all. The folder names carry the Node major: sqlite3's
 // native addon is built for one Node ABI (an install for Node 20 may sit next to it, unused).
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,6 +32,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { CACHE_DIR, shownPath, withCacheLock } from '../cache-dir.mjs';
 import {
 	installPinnedNode24,
 	NODE24_VERSION,
@@ -47,7 +49,7 @@ export { PNPM_VERSION };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PROJECT_ROOT = path.resolve(here, '..', '..');
-export const CACHE_DIR = path.join(PROJECT_ROOT, '.cache');
+export { CACHE_DIR };
 export const PNPM_STORE = path.join(CACHE_DIR, 'pnpm-store');
 
 /**
@@ -224,7 +226,7 @@ function nativeBuildEnv(rt) {
 
 function run(cmd, args, { cwd, env } = {}) {
 	return new Promise((resolve, reject) => {
-		log(`$ ${[cmd, ...args].join(' ')}   (in ${path.relative(PROJECT_ROOT, cwd) || '.'})`);
+		log(`$ ${[cmd, ...args].join(' ')}   (in ${shownPath(cwd)})`);
 		const child = spawn(cmd, args, { cwd, env, stdio: 'inherit' });
 		child.on('error', reject);
 		child.on('exit', (code, signal) => {
@@ -294,7 +296,7 @@ export function isInstalled(version = N8N_VERSION) {
 	return pkg?.version === version && fs.existsSync(rt.n8nBin);
 }
 
-/** pnpm and the pinned Node 24 from the npm registry (scripts/node24.mjs), into .cache/tools-node24/. */
+/** pnpm and the pinned Node 24 from the npm registry (scripts/node24.mjs), into the cache's tools-node24/. */
 async function ensureTools(rt) {
 	installPinnedNode24();
 	if (!fs.existsSync(rt.pnpmCjs))
@@ -303,13 +305,12 @@ async function ensureTools(rt) {
 
 /**
  * The Node executable that runs n8n `version`: for a release that needs its own Node (2.41.3: Node 24),
- * fetched from the npm registry into .cache/tools-node<major>/ when it is not there yet (with pnpm, as an
+ * fetched from the npm registry into the cache's tools-node<major>/ when it is not there yet (with pnpm, as an
  * install does). The second run of the test suites (scripts/test-gen2.mjs) runs on it.
  */
 export async function ensureRuntimeNode(version = N8N_VERSION) {
 	const rt = n8nRuntime(version);
-	if (rt.toolsDir && nodeInfo(rt)?.node !== rt.nodeVersion)
-		await withInstallLock(rt, async () => await ensureTools(rt));
+	if (rt.toolsDir && nodeInfo(rt)?.node !== rt.nodeVersion) await ensureTools(rt); // holds its own lock
 	return rt.nodeBin;
 }
 
@@ -324,7 +325,7 @@ export async function installN8n({ version = N8N_VERSION, force = false } = {}) 
 		const sqlite = await checkSqlite(rt);
 		if (sqlite.ok) {
 			log(
-				`n8n ${version} already installed in ${path.relative(PROJECT_ROOT, rt.dir)} (marker ok, sqlite ${sqlite.output}); nothing to do`,
+				`n8n ${version} already installed in ${shownPath(rt.dir)} (marker ok, sqlite ${sqlite.output}); nothing to do`,
 			);
 			return true;
 		}
@@ -332,66 +333,19 @@ export async function installN8n({ version = N8N_VERSION, force = false } = {}) 
 		return false;
 	};
 	if (await installed()) return { skipped: true, seconds: 0, version };
-	// .cache may be shared by several checkouts: one install of a release at a time, then look again
-	return await withInstallLock(rt, async () => {
+	// the cache is shared by every checkout: one install of a release at a time, then look again
+	// (different releases may install at once: pnpm's store is safe for that)
+	return await withCacheLock(`install-n8n-${version}`, async () => {
 		if (await installed()) return { skipped: true, seconds: 0, version };
 		return await install(rt, { force });
 	});
-}
-
-function processAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
-
-/**
- * Runs fn holding .cache/.install-n8n-<version>.lock (a directory with the holder's pid; a dead
- * holder's lock is taken over). Different releases may install at once: pnpm's store is safe for that.
- */
-async function withInstallLock(rt, fn) {
-	const lock = path.join(CACHE_DIR, `.install-n8n-${rt.version}.lock`);
-	const pidFile = path.join(lock, 'pid');
-	fs.mkdirSync(CACHE_DIR, { recursive: true });
-	for (let waited = 0; ; waited++) {
-		try {
-			fs.mkdirSync(lock);
-			fs.writeFileSync(pidFile, String(process.pid));
-			break;
-		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
-			let holder = NaN;
-			try {
-				holder = Number(fs.readFileSync(pidFile, 'utf8'));
-			} catch {
-				// just created: the holder writes its pid next
-			}
-			if (holder > 0 && !processAlive(holder)) {
-				log(`removing the lock of a finished install (pid ${holder})`);
-				fs.rmSync(lock, { recursive: true, force: true });
-				continue;
-			}
-			if (waited % 30 === 0) log(`another install runs (pid ${holder || '?'}); waiting for it`);
-			await new Promise((r) => setTimeout(r, 1000));
-		}
-	}
-	try {
-		return await fn();
-	} finally {
-		fs.rmSync(lock, { recursive: true, force: true });
-	}
 }
 
 async function install(rt, { force }) {
 	const { version } = rt;
 	const t0 = Date.now();
 
-	log(
-		`installing n8n ${version} into ${path.relative(PROJECT_ROOT, rt.dir)} (1.3 to 1.9 GB, a few minutes)`,
-	);
+	log(`installing n8n ${version} into ${shownPath(rt.dir)} (1.3 to 1.9 GB, a few minutes)`);
 	if (force && fs.existsSync(rt.dir)) {
 		log('--force: removing the previous install');
 		fs.rmSync(rt.dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // `n8n-node dev --external-n8n --custom-user-folder <folder>` (@n8n/node-cli, the pinned devDependency) run for
 // `npm run dev`: the CLI copies the static files into dist/ (as its build does), links the project root into
 // `<folder>/.n8n/custom/node_modules/n8n-nodes-content-marketing` and runs `tsc --watch`; the n8n it would
-// otherwise start (`npx n8n@latest`) is ours, from .cache/ (scripts/e2e/dev.mjs).
+// otherwise start (`npx n8n@latest`) is ours, from the cache folder (scripts/e2e/dev.mjs).
 //
 // The CLI draws a screen: every 100 ms that its output changes it writes the whole screen again (clear,
 // header, one panel with the last lines of tsc, cut to 80 columns when stdout is not a terminal). It runs
