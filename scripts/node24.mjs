@@ -105,7 +105,8 @@ function install() {
 			`node@${NODE24_VERSION}`,
 			`pnpm@${PNPM_VERSION}`,
 		],
-		{ cwd: TOOLS_DIR, env: installEnv(), stdio: ['ignore', 'inherit', 'inherit'] },
+		// npm's report to stderr: `node scripts/node24.mjs --print` must print the path alone (.ci/run reads it)
+		{ cwd: TOOLS_DIR, env: installEnv(), stdio: ['ignore', 2, 2] },
 	);
 	const got = pinnedVersion();
 	if (res.status !== 0 || got !== NODE24_VERSION)
