@@ -41,7 +41,13 @@ export function inferSchema(values: unknown[], key = ''): JsonSchema {
 		return {
 			type,
 			properties: Object.fromEntries(
-				keys.map((key) => [key, inferSchema(objects.map((object) => object[key]), key)]),
+				keys.map((key) => [
+					key,
+					inferSchema(
+						objects.map((object) => object[key]),
+						key,
+					),
+				]),
 			),
 		};
 	}
