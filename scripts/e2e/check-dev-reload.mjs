@@ -6,12 +6,13 @@
 // until tsc --watch has written it to dist/ and until n8n's /types/nodes.json (what the editor reads)
 // shows it. Prints the figures with the core count; exits 1 when an edit did not reach n8n within
 // `--timeout` seconds (default 120) or a process outlived the stop (SIGTERM to `npm run dev`'s group).
-// Run by .ci/run.
+// Runs on n8n 2.8.4, then on 2.41.3 (one after the other: the figures are timings, and two n8n side by
+// side on 2 cores would slow each other); `--n8n=<version>` runs one. Run by .ci/run.
 //
 // `--old-layout` measures the layout before the cache moved out of the project: the copy gets a `.cache`
 // link to the cache folder (n8n's walk follows it as it walked the folder itself).
 //
-//   node scripts/e2e/check-dev-reload.mjs [--edits=3] [--timeout=120] [--old-layout]
+//   node scripts/e2e/check-dev-reload.mjs [--n8n=2.41.3] [--edits=3] [--timeout=120] [--old-layout]
 //   (E2E_VERBOSE=1: npm run dev's output)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,12 +20,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { CACHE_DIR, PROJECT_ROOT } from './install-n8n.mjs';
+import { fileURLToPath } from 'node:url';
+
+import { CACHE_DIR, N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { freePort, ownerCookie } from './n8n.mjs';
+import { chosenVersions, isReleaseChild, runEveryRelease } from './releases.mjs';
 import { walkAsCustomLoader } from '../custom-loader-files.mjs';
 import { ensureNode24 } from '../node24.mjs';
 
 await ensureNode24();
+
+if (!isReleaseChild())
+	process.exit(
+		await runEveryRelease({
+			script: fileURLToPath(import.meta.url),
+			args: process.argv.slice(2).filter((a) => !a.startsWith('--n8n=')),
+			versions: chosenVersions(),
+			prefix: 'e2e:dev',
+		}),
+	);
 
 const arg = (name, fallback) =>
 	Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -79,7 +93,7 @@ async function servedDescriptions(baseUrl, cookie) {
 function startDev(cwd, env) {
 	const child = spawn('npm', ['run', 'dev'], {
 		cwd,
-		env: { ...process.env, ...env },
+		env: { ...process.env, ...env }, // E2E_N8N_VERSION: the release npm run dev starts (dev.mjs)
 		detached: true, // a process group: everything it starts stops with it
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -169,7 +183,7 @@ try {
 	if (process.argv.includes('--old-layout')) fs.symlinkSync(CACHE_DIR, path.join(copy, '.cache'));
 	const entries = walkedEntries(copy);
 	console.log(
-		`[reload] ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; the copy in ${copy}: ${entries.toLocaleString('en')} entries for n8n to walk at each reload`,
+		`[reload ${N8N_VERSION}] ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; the copy in ${copy}: ${entries.toLocaleString('en')} entries for n8n to walk at each reload`,
 	);
 	const started = Date.now();
 	dev = startDev(copy, {
@@ -177,7 +191,9 @@ try {
 		SANDBOX_PORT: String(await freePort()),
 	});
 	const [, baseUrl] = await dev.waitFor(/editor:\s+(http:\/\/\S+?)\/?\s/, 600_000);
-	console.log(`[reload] npm run dev: editor at ${baseUrl} after ${seconds(started)} s`);
+	console.log(
+		`[reload ${N8N_VERSION}] npm run dev: editor at ${baseUrl} after ${seconds(started)} s`,
+	);
 	const cookie = await ownerCookie(baseUrl);
 	const original = (await servedDescriptions(baseUrl, cookie))[0];
 	if (!original) throw new Error(`${TYPE} is not in /types/nodes.json`);
@@ -205,13 +221,13 @@ try {
 			dev.lines.filter(({ line }) => /Hot reload triggered/.test(line)).length - reloadsBefore;
 		results.push({ edit, compiled, served, reloads });
 		console.log(
-			`[reload] edit ${edit}: in dist/ after ${compiled ?? '-'} s, in n8n's /types/nodes.json after ${served ?? `more than ${TIMEOUT_S}`} s (n8n logged ${reloads} reload(s))`,
+			`[reload ${N8N_VERSION}] edit ${edit}: in dist/ after ${compiled ?? '-'} s, in n8n's /types/nodes.json after ${served ?? `more than ${TIMEOUT_S}`} s (n8n logged ${reloads} reload(s))`,
 		);
 		if (!served) failed = true;
 		await sleep(3000);
 	}
 } catch (error) {
-	console.error(`[reload] FAILED: ${error.stack ?? error}`);
+	console.error(`[reload ${N8N_VERSION}] FAILED: ${error.stack ?? error}`);
 	if (dev)
 		console.error(
 			dev.lines
@@ -221,11 +237,11 @@ try {
 		);
 	failed = true;
 } finally {
-	if (dev) console.log(`[reload] stopping npm run dev: ${await dev.stop()}`);
+	if (dev) console.log(`[reload ${N8N_VERSION}] stopping npm run dev: ${await dev.stop()}`);
 	await sleep(1000);
 	const left = leftovers(copy);
 	if (left.length) {
-		console.error(`[reload] processes left running:\n  ${left.join('\n  ')}`);
+		console.error(`[reload ${N8N_VERSION}] processes left running:\n  ${left.join('\n  ')}`);
 		failed = true;
 	}
 	fs.rmSync(workDir, { recursive: true, force: true });
@@ -238,7 +254,7 @@ try {
 }
 const served = results.filter((r) => r.served).map((r) => Number(r.served));
 console.log(
-	`[reload] ${served.length} of ${EDITS} edits reached n8n within ${TIMEOUT_S} s` +
+	`[reload ${N8N_VERSION}] ${served.length} of ${EDITS} edits reached n8n within ${TIMEOUT_S} s` +
 		(served.length
 			? `; slowest ${Math.max(...served).toFixed(1)} s, fastest ${Math.min(...served).toFixed(1)} s`
 			: ''),

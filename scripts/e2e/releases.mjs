@@ -17,14 +17,14 @@ export function chosenVersions(argv = process.argv, defaults = N8N_VERSIONS) {
 	return chosen ? chosen.split(',') : defaults;
 }
 
-function runChild(script, version) {
-	return spawnChild(n8nRuntime(version).nodeBin, script, { E2E_N8N_VERSION: version });
+function runChild(script, version, args) {
+	return spawnChild(n8nRuntime(version).nodeBin, script, { E2E_N8N_VERSION: version }, args);
 }
 
 /** `script` on `node` in a child process, after the parent's build (E2E_PACKAGE_BUILT). */
-function spawnChild(node, script, env = {}) {
+function spawnChild(node, script, env = {}, args = []) {
 	return new Promise((resolve) => {
-		const child = spawn(node, [script], {
+		const child = spawn(node, [script, ...args], {
 			cwd: PROJECT_ROOT,
 			env: { ...process.env, ...env, E2E_PACKAGE_BUILT: '1' },
 			stdio: 'inherit',
@@ -36,11 +36,12 @@ function spawnChild(node, script, env = {}) {
 
 /**
  * Installs and builds, runs `before` (a step for what the releases share), then `script` once per
- * release, and each of `alongside` (`{ what, script }`, on this Node) beside them. Resolves to the exit
- * code: 1 when any step, release or script alongside failed.
+ * release (with `args`), and each of `alongside` (`{ what, script }`, on this Node) beside them.
+ * Resolves to the exit code: 1 when any step, release or script alongside failed.
  */
 export async function runEveryRelease({
 	script,
+	args = [],
 	versions,
 	prefix,
 	sideBySide = false,
@@ -74,7 +75,7 @@ export async function runEveryRelease({
 			why: error?.message ?? signal ?? code,
 		};
 	};
-	const one = (version) => timed(`n8n ${version}`, () => runChild(script, version));
+	const one = (version) => timed(`n8n ${version}`, () => runChild(script, version, args));
 	// Started first, so that their minutes run beside the releases' instead of adding to them.
 	const extra = alongside.map(({ what, script: other }) =>
 		timed(what, () => spawnChild(process.execPath, other)),
