@@ -30,9 +30,10 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 const SHOTS = path.join(PROJECT_ROOT, '.tmp', `e2e-editor-${N8N_VERSION}`);
-// On the oldest supported n8n only, to keep `npm run test:e2e` within its 10 minutes on a loaded machine
-// (it adds 45 s on 2.8.4 and 75 s on 2.41.3 at load ~15, where it passes too): E2E_EDITOR=all runs it on each.
-const RUN_HERE = process.env.E2E_EDITOR === 'all' || N8N_VERSION === N8N_VERSIONS[0];
+// On every release: the editor is n8n's, and 2.41's differs (its node panel keeps the search results behind
+// the node's actions). It adds about 45 s per release, inside the minutes the poll schedulers take beside
+// them; E2E_EDITOR=oldest runs it on the oldest supported n8n only.
+const RUN_HERE = process.env.E2E_EDITOR !== 'oldest' || N8N_VERSION === N8N_VERSIONS[0];
 const WAIT_MS = 30_000;
 
 /** Debian's chromium, installed with apt-get when missing (a fresh CI machine); throws saying what to do. */
@@ -231,8 +232,10 @@ async function nodePanel(page, n8n, shot) {
 		.first()
 		.fill('Content Marketing');
 	await page.getByText('Content Marketing', { exact: true }).first().click();
+	// the actions only: n8n 2.41 keeps the search results (the node's own item, its description as text)
+	// behind the node's panel, and "node-creator-action-item" names a node item that has actions
 	const actions = page.locator(
-		'[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]',
+		'[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"]',
 	);
 	await actions.first().waitFor();
 	const labels = (await actions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
@@ -291,7 +294,7 @@ export default {
 	async whileRunning({ step, n8n }) {
 		if (!RUN_HERE) {
 			await step('editor: not run on this release', () => ({
-				detail: `checked on n8n ${N8N_VERSIONS[0]}; E2E_EDITOR=all runs it here too`,
+				detail: `checked on n8n ${N8N_VERSIONS[0]} only (E2E_EDITOR=oldest)`,
 			}));
 			return;
 		}
