@@ -74,38 +74,41 @@ function tryLock(lock) {
 }
 
 const lockPath = (name) => path.join(CACHE_DIR, `.${name}.lock`);
-const waitingLine = (name, holder) =>
-	`another process installs ${name} (pid ${holder || '?'}); waiting for it`;
 
-/** Runs async fn holding the cache's lock `name` (one install of the same thing at a time). */
-export async function withCacheLock(name, fn) {
-	const lock = lockPath(name);
+/** Tries the lock `name` until taken: yields after each failed try, so that the caller waits a second. */
+function* untilLocked(name) {
 	for (let waited = 0; ; waited++) {
-		const { taken, holder } = tryLock(lock);
-		if (taken) break;
-		if (waited % 30 === 0) log(waitingLine(name, holder));
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const { taken, holder } = tryLock(lockPath(name));
+		if (taken) return;
+		if (waited % 30 === 0)
+			log(`another process installs ${name} (pid ${holder || '?'}); waiting for it`);
+		yield;
 	}
+}
+
+const unlock = (name) => fs.rmSync(lockPath(name), { recursive: true, force: true });
+
+/**
+ * Runs async fn holding the cache's lock `name` (one install of the same thing at a time). It waits
+ * without blocking: a process may hold one lock while it waits for another (both n8n releases install at
+ * once), and must still see its own install's child exit.
+ */
+export async function withCacheLock(name, fn) {
+	for (const _ of untilLocked(name)) await new Promise((resolve) => setTimeout(resolve, 1000));
 	try {
 		return await fn();
 	} finally {
-		fs.rmSync(lock, { recursive: true, force: true });
+		unlock(name);
 	}
 }
 
 /** The same for synchronous fn (scripts/node24.mjs installs Node 24 before anything else runs). */
 export function withCacheLockSync(name, fn) {
-	const lock = lockPath(name);
 	const pause = new Int32Array(new SharedArrayBuffer(4));
-	for (let waited = 0; ; waited++) {
-		const { taken, holder } = tryLock(lock);
-		if (taken) break;
-		if (waited % 30 === 0) log(waitingLine(name, holder));
-		Atomics.wait(pause, 0, 0, 1000);
-	}
+	for (const _ of untilLocked(name)) Atomics.wait(pause, 0, 0, 1000);
 	try {
 		return fn();
 	} finally {
-		fs.rmSync(lock, { recursive: true, force: true });
+		unlock(name);
 	}
 }

@@ -22,9 +22,10 @@ import path from 'node:path';
 
 import { fileURLToPath } from 'node:url';
 
-import { CACHE_DIR, N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
+import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
 import { freePort, ownerCookie } from './n8n.mjs';
 import { chosenVersions, isReleaseChild, runEveryRelease } from './releases.mjs';
+import { CACHE_DIR } from '../cache-dir.mjs';
 import { walkAsCustomLoader } from '../custom-loader-files.mjs';
 import { ensureNode24 } from '../node24.mjs';
 

@@ -22,7 +22,7 @@ import { startNodeCliDev } from './node-cli-dev.mjs';
 import { publishTrigger, startServer } from './check-trigger.mjs';
 import { createProgress } from './progress.mjs';
 import { createStack } from './stack.mjs';
-import { CACHE_DIR, OLD_CACHE_DIR } from '../cache-dir.mjs';
+import { CACHE_DIR, OLD_CACHE_DIR, shownPath } from '../cache-dir.mjs';
 import { checkCustomLoaderFiles } from '../custom-loader-files.mjs';
 import { ensureNode24 } from '../node24.mjs';
 
@@ -56,8 +56,6 @@ function nodeCliUserFolder() {
 	return folder;
 }
 const userFolder = viaCli ? nodeCliUserFolder() : path.join(PROJECT_ROOT, '.tmp', 'dev-n8n');
-const shownFolder = (folder) =>
-	folder.startsWith(PROJECT_ROOT) ? path.relative(PROJECT_ROOT, folder) : folder;
 
 /** The cache inside the project (older checkouts): n8n walks its n8n installs at every reload. */
 function warnOldCache() {
@@ -163,10 +161,10 @@ try {
 			`sandbox:             ${sandbox.url}   (API under /v1, control under /_sandbox)`,
 			...Object.entries(sandbox.keys).map(([role, key]) => `  key ${role.padEnd(24)} ${key}`),
 			`SMTP sink:           127.0.0.1:${smtp.port}   (mails are printed here)`,
-			`user folder:         ${shownFolder(userFolder)}`,
+			`user folder:         ${shownPath(userFolder)}`,
 			...(viaCli
 				? [
-						`nodes:               CUSTOM.contentMarketing, ... from ${shownFolder(userFolder)}/.n8n/custom/node_modules/ (the project, linked by n8n-node dev)`,
+						`nodes:               CUSTOM.contentMarketing, ... from ${shownPath(userFolder)}/.n8n/custom/node_modules/ (the project, linked by n8n-node dev)`,
 						'                     n8n reloads them after each compile of tsc --watch (about 5 s after a save here; npm run test:e2e:dev times it): reopen the node to see it',
 					]
 				: []),

@@ -49,7 +49,6 @@ export { PNPM_VERSION };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PROJECT_ROOT = path.resolve(here, '..', '..');
-export { CACHE_DIR };
 export const PNPM_STORE = path.join(CACHE_DIR, 'pnpm-store');
 
 /**
