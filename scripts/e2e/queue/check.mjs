@@ -6,6 +6,7 @@
 // timed line per step and the figures (executions per event, duplicates, lost); exits 1 naming the
 // failed step. Everything it starts is stopped by PID at the end, also on failure.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,11 +37,10 @@ if (!isReleaseChild()) {
 			script: fileURLToPath(import.meta.url),
 			versions: chosenVersions(process.argv),
 			prefix: 'e2e:queue',
-			// In turn. Side by side, one release's process starts (five n8n on 2 cores) starved the
-			// other's deliveries, and in two CI runs the webhook processors' saves of static data
-			// overwrote each other's journal entries: 10 of 300 bulk events, then 1 of 30 two-processor
-			// events ran twice. That is the case README "De-duplication" lists as not guaranteed (n8n's
-			// static data has no lock, last write wins); the check asserts what the trigger guarantees.
+			// In turn: side by side, n8n 2.41.3 starting five processes on the same 2 cores made n8n
+			// 2.8.4 answer its 300-event burst later than 5 s; of the 81 retries, 10 ran twice (the
+			// processors' saves overwrote each other's journal entries: README "De-duplication", not
+			// guaranteed). In turn, the burst needed no retry in every run.
 			sideBySide: process.argv.includes('--side-by-side'),
 			before: {
 				// once for all releases: two apt-get runs at once would fight over dpkg's lock
@@ -268,7 +268,16 @@ try {
 	 */
 	async function leadEvents(
 		label,
-		{ count, ignore = false, firstRetryMs = RETRIES[0], retries, between, create } = {},
+		{
+			count,
+			ignore = false,
+			firstRetryMs = RETRIES[0],
+			retries,
+			between,
+			create,
+			paced = false,
+			duplicatesAllowed = false,
+		} = {},
 	) {
 		const delays = retries ?? [firstRetryMs, ...RETRIES.slice(1)];
 		await sandbox.client.control('PATCH', '/_sandbox/config', {
@@ -277,15 +286,22 @@ try {
 		await sandbox.client.control('DELETE', '/_sandbox/deliveries');
 		if (ignore)
 			await sandbox.client.control('PUT', '/_sandbox/webhook-faults', { ignore_answers: count });
+		const log = () => sandbox.client.control('GET', '/_sandbox/deliveries');
 		const created = create
 			? await create()
 			: await (async () => {
-					for (let i = 0; i < count; i++)
+					for (let i = 0; i < count; i++) {
 						await sandbox.client.api('POST', '/v1/leads', {
 							email: `queue-${label}-${run}-${i}@example.com`,
 						});
+						if (paced) await savedBeforeNext(i + 1, log);
+					}
+					return paced
+						? {
+								detail: `first attempts paced, each saved before the next, in ${await pacedSeconds(log)}`,
+							}
+						: undefined;
 				})();
-		const log = () => sandbox.client.control('GET', '/_sandbox/deliveries');
 		if (between) {
 			await waitFor(
 				'every first attempt',
@@ -346,8 +362,45 @@ try {
 		};
 		figures.push(result);
 		const text = `${created?.detail ? `${created.detail}; ` : ''}${result.events} events, ${result.attempts} attempts, ${result.executions} executions (events x executions: ${result.perEvent}), duplicates ${result.duplicates}, lost ${result.lost}; ${result.workers}`;
-		assert(result.duplicates === 0 && result.lost === 0 && result.failed === 0, text);
+		assert(
+			(duplicatesAllowed || result.duplicates === 0) && result.lost === 0 && result.failed === 0,
+			text,
+		);
 		return { detail: text, result };
+	}
+
+	/**
+	 * Paced first attempts: waits until the `n`th first attempt was answered and its journal entry
+	 * (eventJournal.ts: the first 8 base64url characters of the id's SHA-256) is in the workflow row
+	 * in PostgreSQL, so that no delivery overlaps another and no save can overwrite an entry.
+	 */
+	async function savedBeforeNext(n, log) {
+		const first = await waitFor(
+			`first attempt ${n}`,
+			async () => {
+				const firsts = (await log()).filter((d) => d.type === 'lead.created' && d.attempt === 1);
+				return firsts.length >= n ? firsts[n - 1] : undefined;
+			},
+			{ timeoutMs: 10_000, intervalMs: 10 },
+		);
+		const print = createHash('sha256').update(first.event_id).digest('base64url').slice(0, 8);
+		const sql = `SELECT "staticData" FROM workflow_entity WHERE id = '${WORKFLOW_IDS.trigger}'`;
+		await waitFor(
+			`the journal entry of ${first.event_id} in PostgreSQL`,
+			async () => JSON.stringify(postgres.query(sql)[0]?.staticData ?? null).includes(print),
+			{ timeoutMs: 10_000, intervalMs: 10 },
+		);
+	}
+
+	/** From the first paced attempt to the last: under the first retry's 10 s, or retries overlap them. */
+	async function pacedSeconds(log) {
+		const firsts = (await log()).filter((d) => d.type === 'lead.created' && d.attempt === 1);
+		const span = (Date.parse(firsts.at(-1).at) - Date.parse(firsts[0].at)) / 1000;
+		assert(
+			span < RETRIES[0] / 1000 - 2,
+			`paced first attempts took ${span} s: the first retries would overlap them`,
+		);
+		return `${span} s`;
 	}
 
 	await step(
@@ -442,7 +495,19 @@ try {
 		'30 events re-delivered 10 s later, each retry on the other webhook processor',
 		async () => {
 			front.setTargets(webhooks);
-			return await leadEvents('two-processors', { count: 30, ignore: true });
+			// What README "De-duplication" guarantees: an event whose journal entry was saved is not
+			// run again by a retry on another process.
+			return await leadEvents('two-processors', { count: 30, ignore: true, paced: true });
+		},
+	);
+
+	await step(
+		'30 overlapping events, each retry on the other processor (duplicates counted, not asserted)',
+		async () => {
+			// Back to back, so the two processors' calls overlap and a save can overwrite the other's
+			// journal entry (last write wins): the case README "De-duplication" lists as not guaranteed,
+			// measured here on every run. Nothing may be lost.
+			return await leadEvents('overlapping', { count: 30, ignore: true, duplicatesAllowed: true });
 		},
 	);
 
