@@ -2,9 +2,9 @@
 // then leads created through the API start exactly one execution each; only company leads reach the
 // CRM sync and the sales e-mail.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 
 import { findNode, readExample, WORKFLOWS } from './examples.mjs';
+import { holdsJournalEntry, journalFingerprint } from './journal.mjs';
 import {
 	executionData,
 	listExecutions,
@@ -130,14 +130,14 @@ export async function checkCompanyLead(stack, endpoint) {
 	);
 	// What a restarted n8n (or another webhook processor) de-duplicates a retry by: the event's entry
 	// in the journal, saved with the workflow before the answer (nodes/ContentMarketing/trigger/
-	// eventJournal.ts: the first 8 base64url characters of the id's SHA-256). n8n 2.41 drops this
-	// save when n8n answers after storing the execution (trigger/delivery.ts answers first).
-	const print = createHash('sha256').update(deliveries[0].event_id).digest('base64url').slice(0, 8);
+	// eventJournal.ts, journal.mjs). n8n 2.41 drops this save when n8n answers after storing the
+	// execution (trigger/delivery.ts answers first).
+	const print = journalFingerprint(deliveries[0].event_id);
 	const [saved] = await queryDb(userFolder, 'SELECT staticData FROM workflow_entity WHERE id = ?', [
 		WORKFLOWS.newLead.id,
 	]);
 	assert.ok(
-		String(saved?.staticData).includes(print),
+		holdsJournalEntry(String(saved?.staticData), deliveries[0].event_id),
 		`the journal saved with the workflow holds ${deliveries[0].event_id} (${print}): ${String(saved?.staticData).slice(0, 300)}`,
 	);
 	return {

@@ -6,7 +6,6 @@
 // timed line per step and the figures (executions per event, duplicates, lost); exits 1 naming the
 // failed step. Everything it starts is stopped by PID at the end, also on failure.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { credentialsFor } from '../examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from '../install-n8n.mjs';
 import { importJson, runN8nOk } from '../n8n.mjs';
+import { holdsJournalEntry } from '../journal.mjs';
 import { createProgress } from '../progress.mjs';
 import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
 import { startSandboxInProcess } from '../sandbox.mjs';
@@ -287,6 +287,8 @@ try {
 		if (ignore)
 			await sandbox.client.control('PUT', '/_sandbox/webhook-faults', { ignore_answers: count });
 		const log = () => sandbox.client.control('GET', '/_sandbox/deliveries');
+		const firstAttempts = async () =>
+			(await log()).filter((d) => d.type === 'lead.created' && d.attempt === 1);
 		const created = create
 			? await create()
 			: await (async () => {
@@ -294,11 +296,11 @@ try {
 						await sandbox.client.api('POST', '/v1/leads', {
 							email: `queue-${label}-${run}-${i}@example.com`,
 						});
-						if (paced) await savedBeforeNext(i + 1, log);
+						if (paced) await savedBeforeNext(i + 1, firstAttempts);
 					}
 					return paced
 						? {
-								detail: `first attempts paced, each saved before the next, in ${await pacedSeconds(log)}`,
+								detail: `first attempts paced, each saved before the next, in ${await pacedSeconds(firstAttempts)}`,
 							}
 						: undefined;
 				})();
@@ -374,27 +376,22 @@ try {
 	 * (eventJournal.ts: the first 8 base64url characters of the id's SHA-256) is in the workflow row
 	 * in PostgreSQL, so that no delivery overlaps another and no save can overwrite an entry.
 	 */
-	async function savedBeforeNext(n, log) {
-		const first = await waitFor(
-			`first attempt ${n}`,
-			async () => {
-				const firsts = (await log()).filter((d) => d.type === 'lead.created' && d.attempt === 1);
-				return firsts.length >= n ? firsts[n - 1] : undefined;
-			},
-			{ timeoutMs: 10_000, intervalMs: 10 },
-		);
-		const print = createHash('sha256').update(first.event_id).digest('base64url').slice(0, 8);
+	async function savedBeforeNext(n, firstAttempts) {
+		const first = await waitFor(`first attempt ${n}`, async () => (await firstAttempts())[n - 1], {
+			timeoutMs: 10_000,
+			intervalMs: 10,
+		});
 		const sql = `SELECT "staticData" FROM workflow_entity WHERE id = '${WORKFLOW_IDS.trigger}'`;
 		await waitFor(
 			`the journal entry of ${first.event_id} in PostgreSQL`,
-			async () => JSON.stringify(postgres.query(sql)[0]?.staticData ?? null).includes(print),
+			async () => holdsJournalEntry(postgres.query(sql)[0]?.staticData, first.event_id),
 			{ timeoutMs: 10_000, intervalMs: 10 },
 		);
 	}
 
 	/** From the first paced attempt to the last: under the first retry's 10 s, or retries overlap them. */
-	async function pacedSeconds(log) {
-		const firsts = (await log()).filter((d) => d.type === 'lead.created' && d.attempt === 1);
+	async function pacedSeconds(firstAttempts) {
+		const firsts = await firstAttempts();
 		const span = (Date.parse(firsts.at(-1).at) - Date.parse(firsts[0].at)) / 1000;
 		assert(
 			span < RETRIES[0] / 1000 - 2,
