@@ -132,6 +132,8 @@ export interface DeliveryLogEntry {
 	ok: boolean;
 	error: string | null;
 	duration_ms: number;
+	/** The answer's first 120 bytes (UTF-8), null without an answer. */
+	response_excerpt: string | null;
 	at: string;
 }
 

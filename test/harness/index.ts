@@ -9,6 +9,7 @@ export {
 	type DeliveryRequest,
 	type DeliveryResult,
 	type StaticDataStore,
+	type StoreExecution,
 	type TriggerOptions,
 } from './trigger';
 export { WebhookServer, type WebhookMode } from './webhook-server';

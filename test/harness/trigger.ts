@@ -32,10 +32,12 @@ import { DELIVERY_ID_HEADER } from './webhook-server';
 import {
 	getNodeWebhooks,
 	parseRequestBody,
-	respondOnReceived,
+	onReceivedAnswer,
+	respondStoreError,
 	respondWebhookError,
 	responseCode,
 	runWebhook,
+	sendAnswer,
 } from './webhook-service';
 import { DEFAULT_WORKFLOW_ID, createWorkflow, persistableStaticData } from './workflow';
 
@@ -55,7 +57,14 @@ export interface TriggerOptions {
 	 */
 	staticDataStore?: StaticDataStore;
 	webhookId?: string;
+	/**
+	 * n8n storing the execution of an accepted call (what WorkflowRunner.run does before the answer):
+	 * throwing plays a database that refuses the write, awaiting one that stalls.
+	 */
+	storeExecution?: StoreExecution;
 }
+
+export type StoreExecution = (items: INodeExecutionData[]) => Promise<void> | void;
 
 /** Where a workflow's static data is persisted; each save replaces `data` whole (last write wins). */
 export interface StaticDataStore {
@@ -126,6 +135,9 @@ export class TriggerHarness {
 
 	private readonly waiters: Array<(delivery: Delivery) => void> = [];
 
+	/** See TriggerOptions.storeExecution; settable between deliveries. */
+	storeExecution: StoreExecution | undefined;
+
 	constructor(
 		private readonly context: HarnessContext,
 		private readonly server: () => Promise<WebhookServer>,
@@ -134,6 +146,7 @@ export class TriggerHarness {
 		this.name = options.name ?? 'Trigger';
 		this.json = triggerNodeJson(context, { ...options, name: this.name });
 		this.store = options.staticDataStore ?? { data: structuredClone(options.staticData ?? {}) };
+		this.storeExecution = options.storeExecution;
 	}
 
 	/** The node as n8n runs it (parameter defaults applied). */
@@ -296,18 +309,35 @@ export class TriggerHarness {
 				null,
 			);
 			delivery.response = await runWebhook(this.nodeType(workflow), context);
-			delivery.items = delivery.response.workflowData?.[0] ?? [];
-			this.persist(workflow);
-			respondOnReceived(
-				res,
-				delivery.response,
-				responseCode(webhookData),
-				webhookData.webhookDescription.responseData,
-			);
 		} catch (error) {
 			delivery.error = error instanceof Error ? error : new Error(String(error));
 			respondWebhookError(res);
+			this.record(delivery, route);
+			return;
 		}
+		const { response } = delivery;
+		const items = response.workflowData?.[0] ?? [];
+		if (response.workflowData !== undefined && response.noWebhookResponse !== true) {
+			// executeWebhook: WorkflowRunner.run stores the execution, then the answer is built, then
+			// the live-webhooks callback saves static data, then the answer goes out.
+			try {
+				await this.storeExecution?.(items);
+			} catch (error) {
+				delivery.error = error instanceof Error ? error : new Error(String(error));
+				respondStoreError(res);
+				this.record(delivery, route);
+				return;
+			}
+		}
+		delivery.items = items;
+		const answer = onReceivedAnswer(
+			res,
+			response,
+			responseCode(webhookData),
+			webhookData.webhookDescription.responseData,
+		);
+		this.persist(workflow);
+		sendAnswer(res, answer);
 		this.record(delivery, route);
 	}
 

@@ -102,27 +102,47 @@ export function responseCode(webhookData: IWebhookData): number {
 	return typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 200;
 }
 
+/** An answer n8n sends for a webhook call. */
+export interface WebhookAnswer {
+	code: number;
+	body?: unknown;
+}
+
 /**
- * executeWebhook's answers in `onReceived` mode (handleImmediateWebhookResponse and after). With an
- * execution, the webhook's `responseData` comes first and defaults to the text "firstEntryJson"
+ * executeWebhook's answer in `onReceived` mode (handleImmediateWebhookResponse and after), undefined
+ * when the node answered itself. With an execution, n8n builds it after storing the execution, and the
+ * webhook's `responseData` comes first and defaults to the text "firstEntryJson"
  * (webhook-on-received-response-extractor); only an empty one lets `webhookResponse` through.
  */
-export function respondOnReceived(
+export function onReceivedAnswer(
 	res: WebhookResponse,
 	result: IWebhookResponseData,
 	code: number,
 	responseData?: string,
-): void {
-	if (result.noWebhookResponse === true || res.headersSent) return;
-	const webhookResponse: unknown = result.webhookResponse;
+): WebhookAnswer | undefined {
+	if (result.noWebhookResponse === true || res.headersSent) return undefined;
 	if (result.workflowData === undefined) {
-		res.status(code).send(webhookResponse ?? { message: 'Webhook call received' });
-		return;
+		const webhookResponse: unknown = result.webhookResponse;
+		return { code, body: webhookResponse ?? { message: 'Webhook call received' } };
 	}
 	const configured = responseData ?? 'firstEntryJson';
-	if (configured === 'noData') res.status(code).send();
-	else if (configured !== '') res.status(code).send(configured);
-	else res.status(code).send(webhookResponse ?? { message: 'Workflow was started' });
+	if (configured === 'noData') return { code };
+	if (configured !== '') return { code, body: configured };
+	const webhookResponse: unknown = result.webhookResponse;
+	return { code, body: webhookResponse ?? { message: 'Workflow was started' } };
+}
+
+/** Sends an answer unless the response is already on its way (or the client is gone). */
+export function sendAnswer(res: WebhookResponse, answer: WebhookAnswer | undefined): void {
+	if (answer === undefined || res.headersSent) return;
+	if (answer.body === undefined) res.status(answer.code).send();
+	else res.status(answer.code).send(answer.body);
+}
+
+/** What n8n answers when it cannot store the execution (executeWebhook's catch, OperationalError). */
+export function respondStoreError(res: WebhookResponse): void {
+	if (res.headersSent) return;
+	res.status(500).json({ code: 500, message: 'There was a problem executing the workflow' });
 }
 
 /** What n8n answers when `webhook()` throws (webhook-helpers' _privateGetWebhookErrorMessage). */

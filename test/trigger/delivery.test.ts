@@ -211,6 +211,86 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 	});
 });
 
+describe('Content Marketing Trigger: an accepted event is answered once n8n stored its execution', () => {
+	function heldStore(trigger: TriggerHarness): () => void {
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		trigger.storeExecution = async () => await held;
+		return release;
+	}
+
+	test('the 200 goes out only after the execution is stored, with the event already in the saved journal', async () => {
+		const trigger = await activeTrigger();
+		const url = trigger.webhookUrl('trigger');
+		const release = heldStore(trigger);
+		const body = eventBody('lead.created', leadFixture());
+		const { id } = JSON.parse(body) as { id: string };
+
+		let answered = false;
+		const delivering = trigger.deliver({
+			body,
+			headers: signedHeaders(sign(secretOf(trigger), body)),
+		});
+		void delivering.then(() => (answered = true));
+		await sleep(300);
+		expect(answered).toBe(false);
+		expect(journalHolds(recordFor(trigger, url), [id])).toEqual([]);
+
+		release();
+		const result = await delivering;
+		expect(result.status).toBe(200);
+		expect(result.items).toHaveLength(1);
+		expect(journalHolds(recordFor(trigger, url), [id])).toEqual([id]);
+	});
+
+	test('when n8n cannot store the execution (its database refuses the write), the service hears 500 and its retry runs the event once', async () => {
+		const trigger = await activeTrigger();
+		let refusals = 1;
+		trigger.storeExecution = () => {
+			if (refusals-- > 0) throw new Error('SQLITE_BUSY: database is locked');
+		};
+
+		await sandbox.createLead();
+		const attempts = await sandbox.waitForDeliveries((all) =>
+			all.some((a) => a.attempt === 2 && a.ok),
+		);
+
+		expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+			[1, 500],
+			[2, 200],
+		]);
+		expect(emitted(trigger.deliveries)).toHaveLength(1);
+		expect(
+			journalHolds(recordFor(trigger, trigger.webhookUrl('trigger')), [attempts[0].event_id]),
+		).toHaveLength(1);
+	});
+
+	test('a retry that arrives while the first attempt is still being stored starts nothing (503); the next one is a duplicate', async () => {
+		const trigger = await activeTrigger();
+		const release = heldStore(trigger);
+		const body = eventBody('lead.created', leadFixture());
+		const secret = secretOf(trigger);
+		const attempt = (n: number) => ({
+			body,
+			headers: { ...signedHeaders(sign(secret, body)), 'CM-Delivery-Attempt': String(n) },
+		});
+
+		const first = trigger.deliver(attempt(1));
+		await sleep(200);
+		const second = await trigger.deliver(attempt(2));
+		expect(second.status).toBe(503);
+		expect(JSON.parse(second.responseBody)).toEqual({ error: 'event_in_progress' });
+		expect(second.items).toHaveLength(0);
+
+		release();
+		expect((await first).status).toBe(200);
+		const third = await trigger.deliver(attempt(3));
+		expect(third.status).toBe(200);
+		expect(reasonOf(third)).toBe('duplicate');
+		expect(emitted(trigger.deliveries)).toHaveLength(1);
+	});
+});
+
 describe('Content Marketing Trigger: deliveries that start nothing', () => {
 	test('a forged delivery (signed with a made-up secret) is refused with 401', async () => {
 		const trigger = await activeTrigger();

@@ -6,7 +6,9 @@ import {
 	DEDUPE_HORIZON_SECONDS,
 	JOURNAL_MAX_IDS,
 	MEMORY_MAX_IDS,
-	claimEvent,
+	PENDING_STALE_SECONDS,
+	acceptEvent,
+	checkEvent,
 	forgetScope,
 	journalSeconds,
 } from '../../dist/nodes/ContentMarketing/trigger/eventDedupe';
@@ -22,6 +24,27 @@ const NOW = 1_800_000_000;
 /** CM-Delivery-Attempt of a first delivery and of the service's first retry (docs/api-contract.md §10). */
 const FIRST = 1;
 const RETRY = 2;
+
+/** The HTTP response of a call n8n is still handling, and of one it has answered. */
+const OPEN = { writableEnded: false };
+const ENDED = { writableEnded: true };
+
+/**
+ * One call of the trigger for an event whose execution n8n stores at once: the check, then, for a new
+ * event, its acceptance. `store` is what the call puts into static data (undefined: nothing).
+ */
+function claimEvent(
+	scope: string,
+	stored: StoredDedupe,
+	eventId: string,
+	attempt: number | undefined,
+	nowSeconds: number,
+): { duplicate: boolean; store: JournalSegments | undefined } {
+	const check = checkEvent(scope, stored, eventId, attempt, nowSeconds, OPEN);
+	if (check.verdict !== 'new')
+		return { duplicate: check.verdict === 'duplicate', store: check.store };
+	return { duplicate: false, store: acceptEvent(scope, eventId, attempt, nowSeconds) };
+}
 
 /** One n8n process (its own memory scope for the endpoint). */
 const newProcess = () => `process-${randomUUID()}`;
@@ -129,6 +152,55 @@ describe('eventDedupe: claims', () => {
 			NOW,
 		);
 		expect(list.duplicate).toBe(true);
+	});
+});
+
+describe('eventDedupe: an event counts as seen only once n8n stored its execution', () => {
+	test('a retry while the first attempt is still being stored is "in progress"; once stored, a duplicate', () => {
+		const scope = newProcess();
+		const row = new Row();
+		const first = checkEvent(scope, row.load(), 'evt_1', FIRST, NOW, OPEN);
+
+		expect(first.verdict).toBe('new');
+		expect(checkEvent(scope, row.load(), 'evt_1', RETRY, NOW + 2, OPEN).verdict).toBe(
+			'in progress',
+		);
+		row.save(acceptEvent(scope, 'evt_1', FIRST, NOW + 3));
+		expect(checkEvent(scope, row.load(), 'evt_1', RETRY, NOW + 4, OPEN).verdict).toBe('duplicate');
+		expect(row.holds('evt_1')).toBe(true);
+	});
+
+	test('when n8n answered without storing the execution, the retry runs the event', () => {
+		const scope = newProcess();
+		const row = new Row();
+		checkEvent(scope, row.load(), 'evt_1', FIRST, NOW, ENDED);
+
+		expect(checkEvent(scope, row.load(), 'evt_1', RETRY, NOW + 10, OPEN).verdict).toBe('new');
+	});
+
+	test('a first attempt n8n never finishes storing stops holding its retries back after PENDING_STALE_SECONDS', () => {
+		const scope = newProcess();
+		checkEvent(scope, { recent: {} }, 'evt_1', FIRST, NOW, OPEN);
+
+		const at = NOW + PENDING_STALE_SECONDS;
+		expect(checkEvent(scope, { recent: {} }, 'evt_1', RETRY, at - 1, OPEN).verdict).toBe(
+			'in progress',
+		);
+		expect(checkEvent(scope, { recent: {} }, 'evt_1', RETRY, at, OPEN).verdict).toBe('new');
+	});
+
+	test('a pending event is in no journal another call saves: after a restart its retry runs', () => {
+		const scope = newProcess();
+		const row = new Row();
+		checkEvent(scope, row.load(), 'evt_pending', FIRST, NOW, OPEN);
+		// Another event of the same process is stored and saved while the first is pending.
+		row.save(claimEvent(scope, row.load(), 'evt_other', FIRST, NOW + 1).store);
+
+		expect(row.holds('evt_other')).toBe(true);
+		expect(row.holds('evt_pending')).toBe(false);
+		expect(checkEvent(newProcess(), row.load(), 'evt_pending', RETRY, NOW + 12, OPEN).verdict).toBe(
+			'new',
+		);
 	});
 });
 

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { readDedupe, readEndpoints, setRecent } from './endpointStore';
 import type { DeliveredEvent } from '../leadEvents/event';
 import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
-import { claimEvent, dedupeScope } from './eventDedupe';
+import { acceptEvent, checkEvent, dedupeScope } from './eventDedupe';
 import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
 import { readSignatureHeader, verifySignature } from './signature';
 
@@ -59,10 +59,37 @@ async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
 }
 
 /**
+ * The result of a new event. n8n reads `webhookResponse` of an `onReceived` webhook once it has stored
+ * the execution (in queue mode: enqueued it), then saves static data and answers (executeWebhook in
+ * n8n 2.8 and 2.41). So `onStored` runs exactly when the event can no longer be lost, and what it puts
+ * into static data is saved before the service hears 200; a failure to store answers 500 and the
+ * service retries. n8n 2.41 resets static data's change mark while storing the execution
+ * (`establishContextForPersistence`): a change made here, after that, is still saved.
+ */
+function runOnceStored(
+	workflowData: IWebhookResponseData['workflowData'],
+	body: IDataObject,
+	onStored: () => void,
+): IWebhookResponseData {
+	let stored = false;
+	return {
+		workflowData,
+		get webhookResponse() {
+			if (!stored) {
+				stored = true;
+				onStored();
+			}
+			return body;
+		},
+	};
+}
+
+/**
  * One delivery: signature (over the raw bytes, with the secrets this node holds), then payload,
- * event type, filters and de-duplication. Only a new, wanted event starts an execution, answered by
- * the trigger before n8n stores it (below). Every verified event gets a 200 within the service's
- * 5 seconds (docs/api-contract.md §10); refusals get 400/401 with `{ error }`.
+ * event type, filters and de-duplication. Only a new, wanted event starts an execution, and it is
+ * answered 200 only once n8n has stored it (runOnceStored). Every other verified event gets its 200 at
+ * once; refusals get 400/401 with `{ error }`, and a retry of an event this process is still storing
+ * gets 503 (the service retries it later).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const nowSeconds = Math.floor(Date.now() / 1000);
@@ -88,31 +115,27 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!passesFilters(lead, leadFilters.call(this))) return acknowledge(event, 'filtered out');
 
 	// Also on a duplicate: the journal goes back into static data when the stored one lacks some of
-	// it (a save another call overwrote), so that the other processes see it again (eventDedupe).
-	const claim = claimEvent(
-		dedupeScope.call(this, endpoint.id),
+	// it (a save another call overwrote), so that the other processes see it again.
+	const scope = dedupeScope.call(this, endpoint.id);
+	const attempt = deliveryAttempt.call(this);
+	const check = checkEvent(
+		scope,
 		readDedupe(staticData, endpoint.url),
 		event.id,
-		deliveryAttempt.call(this),
+		attempt,
 		nowSeconds,
+		this.getResponseObject(),
 	);
-	if (claim.store !== undefined) setRecent(staticData, endpoint.url, claim.store);
-	if (claim.duplicate) return acknowledge(event, 'duplicate');
+	if (check.store !== undefined) setRecent(staticData, endpoint.url, check.store);
+	if (check.verdict === 'duplicate') return acknowledge(event, 'duplicate');
+	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
 
-	// Answered here, not through `webhookResponse`. n8n answers `webhookResponse` of an `onReceived`
-	// webhook, and saves static data, only after it stored the execution (in queue mode: enqueued it).
-	// Between n8n loading static data for this call and saving it, another webhook processor's save can
-	// overwrite the journal entries this one adds, and this save theirs (last write wins, eventDedupe):
-	// the longer that window, the more entries a retry on the other processor misses (in the queue check
-	// under load: 7 and 15 of 30 retries ran again). From n8n 2.41 that save is even lost: storing the
-	// execution builds a second Workflow over the same static data (`establishContextForPersistence`),
-	// which clears its change mark (0 saves in 50 deliveries). With `noWebhookResponse`, n8n saves static
-	// data right after `webhook()`, then stores and starts the execution. The price, in README
-	// "De-duplication": an event answered here whose execution n8n then fails to store (its database or
-	// Redis failing at that instant, or the process dying) is not retried by the service.
-	respond.call(this, 200, answer(event, 'new event'));
-	return {
-		workflowData: [[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],
-		noWebhookResponse: true,
-	};
+	return runOnceStored(
+		[[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],
+		answer(event, 'new event'),
+		() => {
+			const journal = acceptEvent(scope, event.id, attempt, Math.floor(Date.now() / 1000));
+			setRecent(staticData, endpoint.url, journal);
+		},
+	);
 }

@@ -1,50 +1,10 @@
 /**
- * De-duplication of event ids (docs/api-contract.md §10: "Receivers must de-duplicate by event id"),
- * at a cost per delivery that does not grow with the events seen.
- *
- * How n8n keeps static data decides the design. For every production webhook call, the process that
- * receives it (the main, or a webhook processor in queue mode) loads the workflow row with ALL its
- * static data, parses it and wraps it in its change tracking, runs `webhook()`, and when something
- * changed saves the WHOLE object back before it answers: no merge, no lock, last write wins. Whatever
- * the trigger keeps there is therefore read on every call and written on every call that accepts an
- * event. Keeping every id of the retry horizon there (as this trigger did, up to 5,000 ids, 186 kB)
- * made each delivery cost more the more events came before, until n8n could not answer within 5 s.
- *
- * What the contract gives us: every attempt carries `CM-Delivery-Attempt` (1-based), and the service
- * retries a failed attempt after 10 s, 1 min, 10 min, 1 h and 6 h, an attempt failing when it is not
- * answered 2xx within 5 s. So an attempt 1 is never a repeat of an event the service already delivered,
- * and the next attempt of an event arrives at most (the gap for this attempt + 5 s) after this one.
- *
- * So the trigger keeps two things per endpoint:
- * - in each process's memory, the exact ids it accepted, for the whole retry horizon (8 h), at most
- *   MEMORY_MAX_IDS (the oldest forgotten first): a repeat that reaches the same process is caught;
- * - in static data, a journal of fingerprints of recently accepted events (eventJournal.ts), each kept
- *   until its next retry can no longer be on its way: the retry gap for its attempt + 5 s + a slack of
- *   JOURNAL_SLACK_SECONDS (60 s after an attempt 1, 110 s after an attempt 2, ... see journalSeconds).
- *   A retry refreshes its entry for the attempt after it. This is what a restarted process, or another
- *   webhook processor in queue mode, sees. It holds at most JOURNAL_MAX_IDS entries (32 kB), dropping
- *   those that expire first beyond that: above JOURNAL_MAX_IDS / 60 s, about 68 events a second
- *   sustained, an attempt-1 entry stays JOURNAL_MAX_IDS / rate seconds (41 s at 100/s), still more than
- *   the 15 s by which its first retry arrives.
- * An attempt 1 is a duplicate only if this process accepted the same id (a copy of one request, e.g.
- * from a proxy); any other attempt, or a delivery without a readable attempt number, is a duplicate
- * if this process accepted the id or the journal holds its fingerprint. A fingerprint shared by two ids
- * (48 bits: at most 4,096 x 2^-48, about 1.5e-11 per look-up) can therefore only ever make a retry
- * count as seen, never a first attempt.
- *
- * Concurrent saves: each process's journal copy is the object it puts into static data, and it merges
- * every journal it loads, so a save carries everything the process knows up to the moment n8n writes
- * it, and a save another call overwrote is repaired by the next call of the process that made it
- * (duplicates included). What is left, as before: entries a process accepted while another process's
- * save was in flight can be missing from the database until the first process's next call; two copies
- * of one delivery that arrive at the same instant on two processes cannot be caught without a shared lock.
- *
- * The guarantee, and what is weaker than keeping every id in static data: a retry that reaches n8n runs
- * nothing if an earlier attempt of the event was accepted (by this process at any time within the horizon
- * and MEMORY_MAX_IDS; by any process or before a restart while the journal entry lives). A retry that
- * comes after the journal entry expired - because the attempts in between never reached n8n (it was down
- * or unreachable for more than the retry gap plus the slack) - and lands on a process that did not accept
- * the event (another webhook processor, or after a restart) runs again.
+ * De-duplication of event ids (docs/api-contract.md §10: "Receivers must de-duplicate by event id")
+ * that never loses an event: an id counts as seen only once n8n has stored its execution. Each process
+ * keeps the ids it accepted in memory for the retry horizon; static data keeps a small journal of
+ * fingerprints of recently accepted events, each until its next retry can no longer come, for a
+ * restarted process and the other webhook processors. docs/triggers.md explains the design, what it
+ * guarantees and the cases it does not cover.
  */
 
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
@@ -65,10 +25,7 @@ export const JOURNAL_MAX_IDS = 4096;
 const RETRY_GAPS_SECONDS = [10, 60, 600, 3600, 21_600];
 const ANSWER_SECONDS = 5;
 
-/**
- * Beyond the contract's gap: time for the service's own delays and for a webhook processor to restart
- * (the queue check's restart scenario gives its first retry 30 s).
- */
+/** Beyond the contract's gap: time for the service's own delays and for a webhook processor to restart. */
 export const JOURNAL_SLACK_SECONDS = 45;
 
 /** Endpoints (workflow x node x endpoint) remembered in memory by one process. */
@@ -80,9 +37,26 @@ export function journalSeconds(attempt: number | undefined): number {
 	return gap + ANSWER_SECONDS + JOURNAL_SLACK_SECONDS;
 }
 
+/**
+ * A new event handed to n8n whose execution is not stored yet. `response` is the call's HTTP response:
+ * n8n ends it when it is done with the call, so an ended response without acceptance means n8n failed
+ * to store the execution.
+ */
+interface PendingEvent {
+	since: number;
+	response: { writableEnded: boolean };
+}
+
+/**
+ * After this long a retry no longer defers to a pending earlier attempt and runs the event itself:
+ * n8n takes this long to store an execution only when its database has stopped answering.
+ */
+export const PENDING_STALE_SECONDS = 60;
+
 interface ScopeMemory {
-	/** Event id -> unix seconds first accepted, oldest first. */
+	/** Event id -> unix seconds accepted, oldest first. */
 	accepted: Map<string, number>;
+	pending: Map<string, PendingEvent>;
 	journal: EventJournal;
 }
 
@@ -94,7 +68,11 @@ export function dedupeScope(this: IHookFunctions | IWebhookFunctions, endpointId
 }
 
 function memoryFor(scope: string): ScopeMemory {
-	const found = memory.get(scope) ?? { accepted: new Map(), journal: new EventJournal() };
+	const found = memory.get(scope) ?? {
+		accepted: new Map(),
+		pending: new Map(),
+		journal: new EventJournal(),
+	};
 	memory.delete(scope);
 	memory.set(scope, found);
 	if (memory.size > MAX_MEMORY_SCOPES) memory.delete(memory.keys().next().value as string);
@@ -138,8 +116,14 @@ export interface StoredDedupe {
 	legacySeen?: unknown;
 }
 
-export interface ClaimResult {
-	duplicate: boolean;
+export type Verdict = 'new' | 'duplicate' | 'in progress';
+
+export interface CheckResult {
+	/**
+	 * `new`: run it, and call acceptEvent once n8n has stored the execution; `duplicate`: an attempt of
+	 * it was accepted; `in progress`: an earlier attempt is still being stored by this process.
+	 */
+	verdict: Verdict;
 	/**
 	 * The journal to put into static data, or undefined when the stored one already holds every live
 	 * entry. It is this process's live copy: later calls keep adding to it.
@@ -147,40 +131,79 @@ export interface ClaimResult {
 	store: JournalSegments | undefined;
 }
 
+/** Pending events older than this are dropped from memory (their retries have long run or stopped). */
+const PENDING_FORGET_SECONDS = 3600;
+
+function forgetPending(pending: Map<string, PendingEvent>, nowSeconds: number): void {
+	for (const [id, { since }] of pending) {
+		if (since >= nowSeconds - PENDING_FORGET_SECONDS && pending.size <= MEMORY_MAX_IDS) return;
+		pending.delete(id);
+	}
+}
+
 /**
- * Marks `eventId` as accepted unless it is a repeat (see the header). `attempt` is the delivery's
- * CM-Delivery-Attempt, undefined when missing or unreadable. Synchronous on purpose: no other call
- * of this process can run between the check and the mark.
+ * Whether `eventId` is new (see the header). `attempt` is the delivery's CM-Delivery-Attempt, undefined
+ * when missing or unreadable; `response` the call's HTTP response. A new event is pending until
+ * acceptEvent. Synchronous on purpose: no other call of this process can run between check and mark.
  */
-export function claimEvent(
+export function checkEvent(
 	scope: string,
 	stored: StoredDedupe,
 	eventId: string,
 	attempt: number | undefined,
 	nowSeconds: number,
-): ClaimResult {
+	response: PendingEvent['response'],
+): CheckResult {
 	const known = memoryFor(scope);
 	forgetOld(known.accepted, nowSeconds);
+	forgetPending(known.pending, nowSeconds);
 	let changed = known.journal.merge(stored.recent, nowSeconds);
 	if (stored.legacySeen !== undefined) {
 		takeLegacy(known, stored.legacySeen, nowSeconds);
 		changed = true;
 	}
-
 	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
 
 	const print = fingerprint(eventId);
 	const mayBeRetry = attempt === undefined || attempt > 1;
-	const duplicate =
-		known.accepted.has(eventId) || (mayBeRetry && known.journal.has(print, nowSeconds));
+	if (known.accepted.has(eventId) || (mayBeRetry && known.journal.has(print, nowSeconds))) {
+		// A repeat extends its entry to cover the attempt after it.
+		if (known.journal.add(print, nowSeconds + journalSeconds(attempt))) changed = true;
+		known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
+		return { verdict: 'duplicate', store: changed ? known.journal.segments : undefined };
+	}
+	const store = changed ? known.journal.segments : undefined;
+	const earlier = known.pending.get(eventId);
+	if (
+		earlier !== undefined &&
+		!earlier.response.writableEnded &&
+		earlier.since > nowSeconds - PENDING_STALE_SECONDS
+	)
+		return { verdict: 'in progress', store };
+	known.pending.delete(eventId);
+	known.pending.set(eventId, { since: nowSeconds, response });
+	return { verdict: 'new', store };
+}
+
+/**
+ * Marks a new event as accepted once n8n has stored its execution, and returns the journal to put
+ * into static data (this process's live copy, now holding the event).
+ */
+export function acceptEvent(
+	scope: string,
+	eventId: string,
+	attempt: number | undefined,
+	nowSeconds: number,
+): JournalSegments {
+	const known = memoryFor(scope);
+	known.pending.delete(eventId);
 	if (!known.accepted.has(eventId)) {
 		known.accepted.set(eventId, nowSeconds);
 		forgetOld(known.accepted, nowSeconds);
 	}
-	// A repeat extends its entry to cover the attempt after it.
-	if (known.journal.add(print, nowSeconds + journalSeconds(attempt))) changed = true;
+	known.journal.add(fingerprint(eventId), nowSeconds + journalSeconds(attempt));
 	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
-	return { duplicate, store: changed ? known.journal.segments : undefined };
+	return known.journal.segments;
 }
 
 /** Forgets the in-memory ids of an endpoint (called when it is deleted). */

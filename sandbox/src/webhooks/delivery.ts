@@ -24,6 +24,8 @@ export interface AttemptResult {
 	status_code: number | null;
 	duration_ms: number;
 	error: string | null;
+	/** The answer's first bytes: whether the receiver or something in front of it answered. */
+	response_excerpt: string | null;
 }
 
 export interface DispatcherDeps {
@@ -160,6 +162,7 @@ export class WebhookDispatcher {
 			ok: answered2xx && !ignored,
 			status_code: outcome.statusCode,
 			duration_ms: Math.round(performance.now() - started),
+			response_excerpt: outcome.excerpt,
 			error: ignored
 				? 'answer ignored (sandbox webhook fault)'
 				: (outcome.error ?? (answered2xx ? null : `HTTP ${outcome.statusCode}`)),
@@ -176,6 +179,7 @@ export class WebhookDispatcher {
 				ok: result.ok,
 				error: result.error,
 				duration_ms: result.duration_ms,
+				response_excerpt: result.response_excerpt,
 				at: isoSeconds(now),
 			});
 		}

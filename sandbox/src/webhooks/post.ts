@@ -4,10 +4,15 @@ import https from 'node:https';
 export interface PostOutcome {
 	statusCode: number | null;
 	error: string | null;
+	/** The answer's first bytes (UTF-8), null without an answer. */
+	excerpt: string | null;
 }
 
+/** How much of an answer the delivery log keeps: enough to tell who answered. */
+export const EXCERPT_BYTES = 120;
+
 /**
- * One POST with a deadline for the answer's status line. Never rejects: connection errors and timeouts
+ * One POST with a deadline for the whole answer (its first bytes are kept). Never rejects: connection errors and timeouts
  * come back as `statusCode: null` with the reason. No connection pooling (each attempt closes its socket).
  */
 export function postJson(
@@ -29,7 +34,7 @@ export function postJson(
 		try {
 			target = new URL(url);
 		} catch {
-			resolve({ statusCode: null, error: 'invalid URL' });
+			resolve({ statusCode: null, error: 'invalid URL', excerpt: null });
 			return;
 		}
 		const transport = target.protocol === 'https:' ? https : http;
@@ -42,15 +47,31 @@ export function postJson(
 				signal,
 			},
 			(response) => {
-				response.resume();
-				finish({ statusCode: response.statusCode ?? null, error: null });
+				const chunks: Buffer[] = [];
+				let size = 0;
+				const answered = () =>
+					finish({
+						statusCode: response.statusCode ?? null,
+						error: null,
+						excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+					});
+				response.on('data', (chunk: Buffer) => {
+					if (size >= EXCERPT_BYTES) return;
+					chunks.push(chunk);
+					size += chunk.length;
+				});
+				response.on('end', answered);
+				response.on('aborted', answered);
+				response.on('error', answered);
 			},
 		);
 		const timer = setTimeout(() => {
-			finish({ statusCode: null, error: `no answer within ${timeoutMs} ms` });
+			finish({ statusCode: null, error: `no answer within ${timeoutMs} ms`, excerpt: null });
 			request.destroy();
 		}, timeoutMs);
-		request.on('error', (error) => finish({ statusCode: null, error: error.message }));
+		request.on('error', (error) =>
+			finish({ statusCode: null, error: error.message, excerpt: null }),
+		);
 		request.end(body);
 	});
 }

@@ -24,9 +24,17 @@ import {
 	BINARY_BYTES,
 	BULK_LEADS,
 	TRIGGER_WEBHOOK_ID,
+	WEBHOOK_NODE_PATH,
 	WORKFLOW_IDS,
 	queueWorkflows,
 } from './workflows.mjs';
+import {
+	FAULT_RETRIES_MS,
+	describeFigures,
+	eventFigures,
+	waitForExecutionsSettled,
+	waitForServiceDone,
+} from '../faults/figures.mjs';
 import { ensureNode24 } from '../../node24.mjs';
 
 await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
@@ -70,6 +78,8 @@ const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
  * webhook processors only, not every execution succeeded (153 of the 300 were run by a worker).
  */
 const ENGINE_ENV = N8N_VERSION.startsWith('2.8.') ? {} : { N8N_EXPRESSION_ENGINE: 'legacy' };
+/** The fault scenario: leads a second, for how long, and when each fault strikes (seconds in). */
+const FAULT_STREAM = { rate: 10, seconds: 30, killAt: 4, postgresAt: 12, redisAt: 21 };
 /** The burst's retries: the same five attempts after the first, 10 s to 60 s apart (at most 2.5 min). */
 const BURST_RETRIES = [10_000, 20_000, 30_000, 40_000, 60_000];
 
@@ -505,6 +515,77 @@ try {
 			// journal entry (last write wins): the case README "De-duplication" lists as not guaranteed,
 			// measured here on every run. Nothing may be lost.
 			return await leadEvents('overlapping', { count: 30, ignore: true, duplicatesAllowed: true });
+		},
+	);
+
+	await step(
+		`${FAULT_STREAM.rate} lead events a second for ${FAULT_STREAM.seconds} s while a webhook processor is SIGKILLed, PostgreSQL and Redis restarted: 0 lost (beside n8n's Webhook node)`,
+		async () => {
+			front.setTargets(webhooks);
+			const webhookNode = await sandbox.client.api('POST', '/v1/webhooks', {
+				url: `${front.url}webhook/${WEBHOOK_NODE_PATH}`,
+				events: ['lead.created'],
+			});
+			await sandbox.client.control('PATCH', '/_sandbox/config', {
+				webhook_retry_delays_ms: FAULT_RETRIES_MS,
+			});
+			await sandbox.client.control('DELETE', '/_sandbox/deliveries');
+			const t0 = Date.now();
+			const at = (s) => sleep(Math.max(0, t0 + s * 1000 - Date.now()));
+			const faults = (async () => {
+				const done = [];
+				await at(FAULT_STREAM.killAt);
+				await webhooks[0].kill();
+				await webhooks[0].start();
+				done.push(`webhook-1 killed at ${FAULT_STREAM.killAt} s`);
+				await at(FAULT_STREAM.postgresAt);
+				await postgres.restart();
+				done.push(`PostgreSQL restarted at ${FAULT_STREAM.postgresAt} s`);
+				await at(FAULT_STREAM.redisAt);
+				await redis.restart();
+				done.push(`Redis restarted at ${FAULT_STREAM.redisAt} s`);
+				return done;
+			})();
+			const created = [];
+			for (let i = 0; i < FAULT_STREAM.rate * FAULT_STREAM.seconds; i++) {
+				await at(i / FAULT_STREAM.rate);
+				created.push(
+					sandbox.client.api('POST', '/v1/leads', { email: `queue-fault-${run}-${i}@example.com` }),
+				);
+			}
+			await Promise.all(created);
+			const happened = await faults;
+			const log = await waitForServiceDone(sandbox, [endpoint.id, webhookNode.id]);
+			await waitForExecutionsSettled(() =>
+				postgres.query('SELECT id, status FROM execution_entity'),
+			);
+			const ofRun = (rows) => rows.filter((r) => r.data?.includes(`queue-fault-${run}-`));
+			const trigger = eventFigures(
+				log.filter((d) => d.endpoint_id === endpoint.id),
+				ofRun(await executions(WORKFLOW_IDS.trigger, true)),
+			);
+			const other = eventFigures(
+				log.filter((d) => d.endpoint_id === webhookNode.id),
+				ofRun(await executions(WORKFLOW_IDS.webhookNode, true)),
+			);
+			await sandbox.client.api('DELETE', `/v1/webhooks/${webhookNode.id}`);
+			print(describeFigures('Content Marketing Trigger', trigger));
+			print(describeFigures("n8n's Webhook node", other));
+			figures.push({
+				label: 'faults',
+				events: trigger.events,
+				executions: trigger.executions,
+				perEvent: `${trigger.twice} run twice`,
+				duplicates: trigger.extraRuns,
+				lost: trigger.lost,
+			});
+			assert(
+				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,
+				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswered.slice(0, 5).join('; ')}`,
+			);
+			return {
+				detail: `${happened.join(', ')}; trigger lost ${trigger.lost} (${trigger.lostToStartup} to n8n's start-up 200), twice ${trigger.twice}/${trigger.events}; Webhook node lost ${other.lost}, twice ${other.twice}/${other.events}`,
+			};
 		},
 	);
 

@@ -109,6 +109,12 @@ export function n8nProcess({ kind, name, userFolder, sharedEnv, extraEnv = {} })
 			});
 			return (Date.now() - started) / 1000;
 		},
+		/** SIGKILL to the group, as a crash; resolves when it is gone. */
+		async kill() {
+			if (!child) return;
+			killGroup(child.pid, 'SIGKILL');
+			await this.stop();
+		},
 		/** SIGTERM to the group, SIGKILL after graceMs; resolves when the group is gone. */
 		async stop({ graceMs = 20_000 } = {}) {
 			if (!child) return;

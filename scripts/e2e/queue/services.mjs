@@ -125,22 +125,24 @@ export async function startPostgres(dir) {
 		['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync'],
 		{ ...asUser, cwd: dir },
 	);
-	const server = await startServer(
-		path.join(found.bin, 'postgres'),
-		[
-			'-D',
-			dataDir,
-			'-p',
-			String(port),
-			'-k',
-			socketDir,
-			'-c',
-			'listen_addresses=127.0.0.1',
-			'-c',
-			'fsync=off',
-		],
-		{ readyPattern: /ready to accept connections/, options: { ...asUser, cwd: dir } },
-	);
+	const launch = () =>
+		startServer(
+			path.join(found.bin, 'postgres'),
+			[
+				'-D',
+				dataDir,
+				'-p',
+				String(port),
+				'-k',
+				socketDir,
+				'-c',
+				'listen_addresses=127.0.0.1',
+				'-c',
+				'fsync=off',
+			],
+			{ readyPattern: /ready to accept connections/, options: { ...asUser, cwd: dir } },
+		);
+	let server = await launch();
 	const psql = (sql, database = 'n8n') =>
 		run('psql', [
 			'-h',
@@ -159,7 +161,16 @@ export async function startPostgres(dir) {
 		]);
 	psql('CREATE DATABASE n8n', 'postgres');
 	return {
-		...server,
+		get pid() {
+			return server.pid;
+		},
+		stop: () => server.stop(),
+		output: () => server.output(),
+		/** Stops the server (fast shutdown: open connections are cut) and starts it again on the same port. */
+		async restart() {
+			await server.stop();
+			server = await launch();
+		},
 		port,
 		version: found.version,
 		/** Rows of `sql` as objects (one json_agg round trip). */
@@ -170,25 +181,45 @@ export async function startPostgres(dir) {
 	};
 }
 
-/** Redis on 127.0.0.1:<free port>, no persistence, working folder `dir`. */
+/**
+ * Redis on 127.0.0.1:<free port>, working folder `dir`, with what n8n's queue needs to survive a
+ * Redis restart: every write in the append-only file before it is acknowledged (README "Scaling").
+ */
 export async function startRedis(dir) {
 	const port = await freePort();
-	const server = await startServer(
-		'redis-server',
-		[
-			'--port',
-			String(port),
-			'--bind',
-			'127.0.0.1',
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--dir',
-			dir,
-		],
-		{ readyPattern: /Ready to accept connections/, options: { cwd: dir } },
-	);
+	const launch = () =>
+		startServer(
+			'redis-server',
+			[
+				'--port',
+				String(port),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'yes',
+				'--appendfsync',
+				'always',
+				'--dir',
+				dir,
+			],
+			{ readyPattern: /Ready to accept connections/, options: { cwd: dir } },
+		);
+	let server = await launch();
 	const version = run('redis-server', ['--version']).match(/v=(\S+)/)?.[1] ?? '?';
-	return { ...server, port, version };
+	return {
+		get pid() {
+			return server.pid;
+		},
+		stop: () => server.stop(),
+		output: () => server.output(),
+		/** Stops the server and starts it again on the same port, from its append-only file. */
+		async restart() {
+			await server.stop();
+			server = await launch();
+		},
+		port,
+		version,
+	};
 }

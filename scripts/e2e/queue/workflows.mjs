@@ -13,6 +13,8 @@ const CM = 'n8n-nodes-content-marketing';
 export const BULK_LEADS = 300;
 export const BINARY_BYTES = 20 * 1024 * 1024;
 export const TRIGGER_WEBHOOK_ID = '7d6c4b1e-8f3a-4e29-9b0c-5a1d2e3f4a51';
+/** The path of n8n's Webhook node that the fault scenario registers beside the trigger. */
+export const WEBHOOK_NODE_PATH = 'queue-leads';
 
 function webhookStart(path, webhookId) {
 	return {
@@ -38,6 +40,7 @@ export const WORKFLOW_IDS = {
 	trigger: 'cmQueueTrigger0001',
 	bulk: 'cmQueueBulkLeads01',
 	binary: 'cmQueueBinaryUp001',
+	webhookNode: 'cmQueueWebhookNd01',
 };
 
 export function queueWorkflows({ fileUrl }) {
@@ -52,6 +55,17 @@ export function queueWorkflows({ fileUrl }) {
 				webhookId: TRIGGER_WEBHOOK_ID,
 				parameters: { events: ['lead.created'], simple: true, options: {} },
 				credentials,
+			},
+		]),
+		workflow(WORKFLOW_IDS.webhookNode, "Queue: new leads through n8n's Webhook node", [
+			webhookStart(WEBHOOK_NODE_PATH, '3b2c1d0e-9f8a-4b7c-a6d5-e4f3a2b1c0d9'),
+			{
+				id: 'queue-webhook-noop',
+				name: 'No Op',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
 			},
 		]),
 		workflow(WORKFLOW_IDS.bulk, 'Queue: bulk create', [

@@ -1,0 +1,309 @@
+#!/usr/bin/env node
+// `npm run test:e2e:faults`: no lead event lost when n8n is killed or its database stalls, on n8n 2.8.4
+// and 2.41.3 (one n8n process, SQLite; `-- --n8n=<v>` runs one release). Two published workflows get
+// the same `lead.created` events from the sandbox, with the service's retries compressed
+// (FAULT_RETRIES_MS): Content Marketing Trigger -> No Op, and n8n's Webhook node (Respond Immediately)
+// -> No Op, registered with POST /v1/webhooks. Leads are created at a steady rate while n8n is
+// SIGKILLed and restarted at once, then while SQLite is write-locked. Once the service stopped
+// retrying, the executions n8n stored are read per event. Fails when the trigger lost an event it
+// acknowledged (or one the service never got acknowledged); prints the duplicates beside the Webhook
+// node's, and n8n's start-up 200s apart (docs/triggers.md, "Faults").
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { credentialsFor, CREDENTIALS } from '../examples.mjs';
+import { buildPackage } from '../stack.mjs';
+import { N8N_VERSION } from '../install-n8n.mjs';
+import {
+	freePort,
+	importJson,
+	n8nRequire,
+	databasePath,
+	prepareUserFolder,
+	queryDb,
+	runN8nOk,
+	startN8n,
+} from '../n8n.mjs';
+import { createProgress } from '../progress.mjs';
+import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
+import { startSandboxInProcess } from '../sandbox.mjs';
+import {
+	FAULT_RETRIES_MS,
+	describeFigures,
+	eventFigures,
+	waitForExecutionsSettled,
+	waitForServiceDone,
+} from './figures.mjs';
+import { ensureNode24 } from '../../node24.mjs';
+
+await ensureNode24();
+
+if (!isReleaseChild()) {
+	process.exit(
+		await runEveryRelease({
+			script: fileURLToPath(import.meta.url),
+			versions: chosenVersions(process.argv),
+			prefix: 'e2e:faults',
+		}),
+	);
+}
+
+/** Leads created per second, for how long, and when the faults strike (seconds into the stream). */
+const RATE = 10;
+const STREAM_SECONDS = 44;
+const KILLS_AT = [5, 13, 21];
+const LOCKS_AT = [29, 37];
+const LOCK_SECONDS = 6;
+
+const TRIGGER_WORKFLOW = 'cmFaultsTrigger001';
+const WEBHOOK_WORKFLOW = 'cmFaultsWebhook001';
+const TRIGGER_WEBHOOK_ID = '5b8f0c3e-2d41-4c6a-9e7b-1f2a3b4c5d6e';
+const WEBHOOK_PATH = 'faults-webhook-node';
+/** n8n 2.41 runs these with its legacy expression engine, as README "Scaling" advises for bursts. */
+const ENGINE_ENV = N8N_VERSION.startsWith('2.8.') ? {} : { N8N_EXPRESSION_ENGINE: 'legacy' };
+
+const { step, print, seconds } = createProgress({ prefix: `e2e:faults ${N8N_VERSION}` });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function assert(condition, message) {
+	if (!condition) throw new Error(message);
+}
+
+function workflow(id, name, first) {
+	const noOp = {
+		id: `${id}-noop`,
+		name: 'No Op',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {},
+	};
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [first, noOp],
+		connections: { [first.name]: { main: [[{ node: 'No Op', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const WORKFLOWS = [
+	workflow(TRIGGER_WORKFLOW, 'Faults: Content Marketing Trigger', {
+		id: 'faults-trigger',
+		name: 'New Lead',
+		type: 'n8n-nodes-content-marketing.contentMarketingTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: TRIGGER_WEBHOOK_ID,
+		parameters: { events: ['lead.created'], simple: true, options: {} },
+		credentials: {
+			contentMarketingApi: {
+				id: CREDENTIALS.contentMarketing.id,
+				name: CREDENTIALS.contentMarketing.name,
+			},
+		},
+	}),
+	workflow(WEBHOOK_WORKFLOW, 'Faults: Webhook node', {
+		id: 'faults-webhook',
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: '0c9d8e7f-6a5b-4c3d-8e1f-2a3b4c5d6e7f',
+		parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
+	}),
+];
+
+/** Holds SQLite's write lock (BEGIN IMMEDIATE) for `ms`, as another writer on the file would. */
+async function lockDatabase(userFolder, ms) {
+	const sqlite3 = n8nRequire('sqlite3');
+	const db = await new Promise((resolve, reject) => {
+		const opened = new sqlite3.Database(databasePath(userFolder), (error) =>
+			error ? reject(error) : resolve(opened),
+		);
+	});
+	db.configure('busyTimeout', 10_000);
+	const exec = (sql) =>
+		new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
+	await exec('BEGIN IMMEDIATE');
+	await sleep(ms);
+	await exec('COMMIT');
+	await new Promise((resolve) => db.close(resolve));
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-faults-'));
+const stoppers = [];
+let failed = false;
+
+try {
+	if (process.env.E2E_PACKAGE_BUILT !== '1')
+		await step('build the package (node scripts/build.mjs)', buildPackage);
+	const sandbox = await step('start the sandbox, retries compressed', async () => {
+		const started = await startSandboxInProcess({ seedDemo: false });
+		stoppers.push(started.close);
+		await started.client.control('PATCH', '/_sandbox/config', {
+			rate_limit: null,
+			allow_http_webhooks: true,
+			webhook_retry_delays_ms: FAULT_RETRIES_MS,
+		});
+		return Object.assign(started, {
+			detail: `${started.url}, retries after ${FAULT_RETRIES_MS.map((ms) => ms / 1000).join(', ')} s`,
+		});
+	});
+	const userFolder = path.join(tmp, 'n8n');
+	const cli = { userFolder, env: ENGINE_ENV };
+	await step(
+		'a fresh n8n user folder: the package, the credential, both workflows published',
+		async () => {
+			prepareUserFolder(userFolder, { clean: true });
+			const [credential] = credentialsFor({
+				sandboxUrl: sandbox.url,
+				apiKey: sandbox.keys.full,
+				smtpPort: 25,
+			});
+			await importJson('import:credentials', [credential], cli);
+			await importJson('import:workflow', WORKFLOWS, cli);
+			for (const { id } of WORKFLOWS) await runN8nOk(['publish:workflow', `--id=${id}`], cli);
+			return { detail: WORKFLOWS.map((w) => w.id).join(', ') };
+		},
+	);
+
+	const port = await freePort();
+	const brokerPort = await freePort();
+	let n8n;
+	const start = async () => {
+		n8n = await startN8n({ userFolder, port, brokerPort, env: ENGINE_ENV });
+		const current = n8n;
+		stoppers.push(() => current.stop());
+		return await current.ready;
+	};
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const triggerUrl = `${baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+	const endpoints = await step(
+		"start n8n: the trigger registers its endpoint; the Webhook node's is registered by hand",
+		async () => {
+			const took = await start();
+			let ours;
+			for (let i = 0; i < 120 && !ours; i++) {
+				ours = (await sandbox.client.api('GET', '/v1/webhooks?limit=100')).data.find(
+					(e) => e.url === triggerUrl,
+				);
+				if (!ours) await sleep(250);
+			}
+			assert(ours, `the trigger registered no endpoint for ${triggerUrl}`);
+			const webhookNode = await sandbox.client.api('POST', '/v1/webhooks', {
+				url: `${baseUrl}/webhook/${WEBHOOK_PATH}`,
+				events: ['lead.created'],
+			});
+			return {
+				trigger: ours.id,
+				webhookNode: webhookNode.id,
+				detail: `ready in ${took.toFixed(1)} s; trigger ${ours.id}, Webhook node ${webhookNode.id}`,
+			};
+		},
+	);
+
+	await step(
+		`${RATE} leads a second for ${STREAM_SECONDS} s; n8n SIGKILLed and restarted at ${KILLS_AT.join(', ')} s, SQLite write-locked ${LOCK_SECONDS} s at ${LOCKS_AT.join(', ')} s`,
+		async () => {
+			const t0 = Date.now();
+			const at = (s) => sleep(Math.max(0, t0 + s * 1000 - Date.now()));
+			const faults = [];
+			const restarts = [];
+			const kills = (async () => {
+				for (const s of KILLS_AT) {
+					await at(s);
+					const victim = n8n;
+					process.kill(-victim.pid, 'SIGKILL');
+					await victim.exited;
+					const since = Date.now();
+					await start();
+					restarts.push(((Date.now() - since) / 1000).toFixed(1));
+				}
+			})();
+			const locks = (async () => {
+				for (const s of LOCKS_AT) {
+					await at(s);
+					await lockDatabase(userFolder, LOCK_SECONDS * 1000);
+					faults.push(`lock at ${((Date.now() - t0) / 1000 - LOCK_SECONDS).toFixed(1)} s`);
+				}
+			})();
+			const created = [];
+			for (let i = 0; i < RATE * STREAM_SECONDS; i++) {
+				await at(i / RATE);
+				created.push(sandbox.client.api('POST', '/v1/leads', { email: `fault-${i}@example.com` }));
+			}
+			await Promise.all([...created, kills, locks]);
+			return {
+				detail: `${created.length} leads; n8n back after ${restarts.join(', ')} s; ${faults.join(', ')}`,
+			};
+		},
+	);
+
+	const log = await step(
+		'wait until the service stopped retrying (every event acknowledged or out of attempts)',
+		async () => {
+			const entries = await waitForServiceDone(sandbox, [endpoints.trigger, endpoints.webhookNode]);
+			return Object.assign(entries, { detail: `${entries.length} attempts` });
+		},
+	);
+
+	const stored = (workflowId) =>
+		queryDb(
+			userFolder,
+			'SELECT e.id, e.status, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = ? ORDER BY e.id',
+			[workflowId],
+		);
+	await step('wait until n8n stored every execution', async () => {
+		const rows = await waitForExecutionsSettled(() =>
+			queryDb(userFolder, 'SELECT id, status FROM execution_entity'),
+		);
+		return { detail: `${rows.length} executions` };
+	});
+
+	await step(
+		"each event acknowledged to the trigger ran (0 lost); duplicates beside the Webhook node's",
+		async () => {
+			const trigger = eventFigures(
+				log.filter((d) => d.endpoint_id === endpoints.trigger),
+				await stored(TRIGGER_WORKFLOW),
+			);
+			const webhookNode = eventFigures(
+				log.filter((d) => d.endpoint_id === endpoints.webhookNode),
+				await stored(WEBHOOK_WORKFLOW),
+			);
+			print(describeFigures('Content Marketing Trigger', trigger));
+			print(describeFigures("n8n's Webhook node", webhookNode));
+			assert(
+				trigger.events === RATE * STREAM_SECONDS,
+				`${trigger.events} events reached the trigger's endpoint`,
+			);
+			assert(
+				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,
+				`the trigger lost ${trigger.lost - trigger.lostToStartup} events: ${trigger.lostAnswered.slice(0, 5).join('; ')}`,
+			);
+			return {
+				detail: `trigger: lost ${trigger.lost - trigger.lostToStartup} (+${trigger.lostToStartup} to n8n's start-up 200), twice ${trigger.twice}/${trigger.events}; Webhook node: lost ${webhookNode.lost - webhookNode.lostToStartup} (+${webhookNode.lostToStartup}), twice ${webhookNode.twice}/${webhookNode.events}`,
+			};
+		},
+	);
+} catch (error) {
+	failed = true;
+	print(`FAILED${error.step ? ` at "${error.step}"` : ''}: ${error.message}`);
+} finally {
+	while (stoppers.length) {
+		try {
+			await stoppers.pop()();
+		} catch (error) {
+			print(`cleanup: ${error.message}`);
+		}
+	}
+	fs.rmSync(tmp, { recursive: true, force: true });
+}
+print(
+	`${failed ? 'FAILED' : 'passed'}: n8n ${N8N_VERSION}, one process (SQLite), ${seconds().toFixed(1)} s`,
+);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,130 @@
+// What a fault check counts per workflow, from the sandbox's delivery log and n8n's stored executions:
+// events, lost (no started execution), run twice or more, and the answers that acknowledged lost events
+// (the node's own, or n8n's start-up 200 "n8n is starting up", which no node can prevent).
+
+/** n8n answers every request with this 200 while its database is connected but not yet migrated. */
+export const STARTING_UP = /n8n is starting up/i;
+
+/** The retry schedule of the fault checks: the service's (10 s, 1 min, ...) compressed. */
+export const FAULT_RETRIES_MS = [2000, 4000, 8000, 15_000, 30_000];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The event ids an execution's stored data holds (one per execution of these workflows). */
+export function eventIdsIn(text) {
+	return [...new Set(String(text ?? '').match(/evt_[0-9A-Za-z]+/g) ?? [])];
+}
+
+/**
+ * Waits until the service stopped delivering to each endpoint: every event either acknowledged or
+ * out of attempts. Returns the delivery log entries of these endpoints.
+ */
+export async function waitForServiceDone(sandbox, endpointIds, { timeoutMs = 240_000 } = {}) {
+	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const log = (await sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
+			(d) => endpointIds.includes(d.endpoint_id) && d.type === 'lead.created',
+		);
+		const open = new Map();
+		for (const d of log) {
+			const key = `${d.endpoint_id} ${d.event_id}`;
+			const state = open.get(key) ?? { ok: false, attempts: 0 };
+			state.ok ||= d.ok;
+			state.attempts = Math.max(state.attempts, d.attempt);
+			open.set(key, state);
+		}
+		const pending = [...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt).length;
+		if (pending === 0) return log;
+		if (Date.now() > deadline)
+			throw new Error(`the service still retries ${pending} events after ${timeoutMs / 1000} s`);
+		await sleep(1000);
+	}
+}
+
+/**
+ * Waits until the stored executions stop changing: none running and the same count for `quietMs`.
+ * `list()` returns `[{ id, status }]`.
+ */
+export async function waitForExecutionsSettled(list, { quietMs = 4000, timeoutMs = 120_000 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last = -1;
+	let since = Date.now();
+	for (;;) {
+		const rows = await list();
+		const running = rows.filter((r) => r.status === 'running').length;
+		if (rows.length !== last || running > 0) {
+			last = rows.length;
+			since = Date.now();
+		} else if (Date.now() - since >= quietMs) return rows;
+		if (Date.now() > deadline)
+			throw new Error(`executions still changing after ${timeoutMs / 1000} s (${running} running)`);
+		await sleep(500);
+	}
+}
+
+/**
+ * Figures of one workflow: `log` its endpoint's delivery attempts, `executions` its stored executions
+ * `[{ id, status, data }]` (data: the stored run data text). An execution counts as started unless n8n
+ * left it in status `new` (created, never run).
+ */
+export function eventFigures(log, executions) {
+	const events = new Map();
+	for (const d of log) {
+		const event = events.get(d.event_id) ?? { attempts: 0, acked: undefined, startup: 0 };
+		event.attempts++;
+		if (d.status_code === 200 && STARTING_UP.test(d.response_excerpt ?? '')) event.startup++;
+		if (d.ok && event.acked === undefined) event.acked = d;
+		events.set(d.event_id, event);
+	}
+	const runs = new Map();
+	let notStarted = 0;
+	for (const execution of executions) {
+		if (execution.status === 'new') {
+			notStarted++;
+			continue;
+		}
+		for (const id of eventIdsIn(execution.data)) runs.set(id, (runs.get(id) ?? 0) + 1);
+	}
+	const figures = {
+		events: events.size,
+		attempts: log.length,
+		executions: executions.length - notStarted,
+		notStarted,
+		startupAnswers: [...events.values()].reduce((sum, e) => sum + e.startup, 0),
+		lost: 0,
+		lostToStartup: 0,
+		lostAnswered: [],
+		neverAcknowledged: 0,
+		twice: 0,
+		extraRuns: 0,
+	};
+	for (const [id, event] of events) {
+		const count = runs.get(id) ?? 0;
+		if (count >= 2) {
+			figures.twice++;
+			figures.extraRuns += count - 1;
+		}
+		if (count > 0) continue;
+		figures.lost++;
+		if (event.acked === undefined) figures.neverAcknowledged++;
+		else if (STARTING_UP.test(event.acked.response_excerpt ?? '')) figures.lostToStartup++;
+		else
+			figures.lostAnswered.push(
+				`${id} (attempt ${event.acked.attempt}: ${event.acked.response_excerpt})`,
+			);
+	}
+	return figures;
+}
+
+const percent = (part, whole) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(1));
+
+/** One line: what the service sent, what ran, what was lost and why. */
+export function describeFigures(name, f) {
+	return (
+		`${name}: ${f.events} events, ${f.attempts} attempts, ${f.executions} started executions` +
+		` (+${f.notStarted} left "new" by n8n); lost ${f.lost} (${f.lostToStartup} acknowledged by n8n's` +
+		` start-up 200, ${f.lostAnswered.length} by the node, ${f.neverAcknowledged} never acknowledged);` +
+		` run twice ${f.twice} (${percent(f.twice, f.events)} %); start-up 200 answers ${f.startupAnswers}`
+	);
+}
