@@ -129,9 +129,9 @@ export async function checkCompanyLead(stack, endpoint) {
 		`the delivery was acknowledged: ${JSON.stringify(deliveries[0])}`,
 	);
 	// What a restarted n8n (or another webhook processor) de-duplicates a retry by: the event's entry
-	// in the journal, saved with the workflow before the answer (nodes/ContentMarketing/trigger/
-	// eventJournal.ts, journal.mjs). n8n 2.41 drops this save when n8n answers after storing the
-	// execution (trigger/delivery.ts answers first).
+	// in the journal, saved with the workflow after n8n stored the execution and before the answer
+	// (trigger/delivery.ts runOnceStored, eventJournal.ts, journal.mjs): on n8n 2.41 too, where storing
+	// the execution resets static data's change mark.
 	const print = journalFingerprint(deliveries[0].event_id);
 	const [saved] = await queryDb(userFolder, 'SELECT staticData FROM workflow_entity WHERE id = ?', [
 		WORKFLOWS.newLead.id,

@@ -47,7 +47,7 @@ if (!isReleaseChild()) {
 			prefix: 'e2e:queue',
 			// In turn: side by side, n8n 2.41.3 starting five processes on the same 2 cores made n8n
 			// 2.8.4 answer its 300-event burst later than 5 s; of the 81 retries, 10 ran twice (the
-			// processors' saves overwrote each other's journal entries: README "De-duplication", not
+			// processors' saves overwrote each other's journal entries: docs/triggers.md "De-duplication", not
 			// guaranteed). In turn, the burst needed no retry in every run.
 			sideBySide: process.argv.includes('--side-by-side'),
 			before: {
@@ -69,7 +69,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The contract's retry schedule (docs/api-contract.md §10); the restart scenario waits longer before the first retry. */
 const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
 /**
- * On n8n 2.41 every process runs with the legacy expression engine, as README "Scaling (queue mode)"
+ * On n8n 2.41 every process runs with the legacy expression engine, as docs/queue-mode.md
  * advises for bursts: with the default (`vm`) engine n8n builds a V8 isolate for every call of a
  * trigger other than its Webhook node, and under the 300-delivery burst on 2 cores the webhook
  * processors answered 503 or late for minutes, and 43 of 300 events ran twice: journal entries expired
@@ -483,13 +483,14 @@ try {
 		'20 events whose answers were lost, re-delivered after the webhook processor restarted',
 		async () => {
 			// The first attempts reach one processor; it restarts (memory gone) before the retries,
-			// which the front spreads over both.
+			// which go to the other processor while it restarts, then to both: each needs the journal.
 			front.setTargets([webhooks[0]]);
 			return await leadEvents('restart', {
 				count: 20,
 				ignore: true,
 				firstRetryMs: 30_000,
 				between: async () => {
+					front.setTargets([webhooks[1]]);
 					await webhooks[0].stop();
 					await webhooks[0].start();
 					front.setTargets(webhooks);
@@ -502,7 +503,7 @@ try {
 		'30 events re-delivered 10 s later, each retry on the other webhook processor',
 		async () => {
 			front.setTargets(webhooks);
-			// What README "De-duplication" guarantees: an event whose journal entry was saved is not
+			// What docs/triggers.md "De-duplication" guarantees: an event whose journal entry was saved is not
 			// run again by a retry on another process.
 			return await leadEvents('two-processors', { count: 30, ignore: true, paced: true });
 		},
@@ -512,7 +513,7 @@ try {
 		'30 overlapping events, each retry on the other processor (duplicates counted, not asserted)',
 		async () => {
 			// Back to back, so the two processors' calls overlap and a save can overwrite the other's
-			// journal entry (last write wins): the case README "De-duplication" lists as not guaranteed,
+			// journal entry (last write wins): the case docs/triggers.md "De-duplication" lists as not guaranteed,
 			// measured here on every run. Nothing may be lost.
 			return await leadEvents('overlapping', { count: 30, ignore: true, duplicatesAllowed: true });
 		},

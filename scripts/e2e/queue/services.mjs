@@ -183,7 +183,7 @@ export async function startPostgres(dir) {
 
 /**
  * Redis on 127.0.0.1:<free port>, working folder `dir`, with what n8n's queue needs to survive a
- * Redis restart: every write in the append-only file before it is acknowledged (README "Scaling").
+ * Redis restart: every write in the append-only file before it is acknowledged (docs/queue-mode.md).
  */
 export async function startRedis(dir) {
 	const port = await freePort();
