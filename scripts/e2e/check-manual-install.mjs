@@ -21,7 +21,8 @@
 //    community packages, load-nodes-and-credentials.js).
 //
 // Prints each step's time and what it found; exits 1 naming the failed step. Warm (everything installed):
-// about 1.5 minutes on 2 cores. Cold, the n8n 2.8.4 install for Node 22 compiles sqlite3 (minutes, once).
+// about a minute on 2 cores. Cold, the n8n 2.8.4 install for Node 22 adds about 2 minutes once (pnpm from
+// the shared store, sqlite3 compiled for Node 22).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
