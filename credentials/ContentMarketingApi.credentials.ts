@@ -54,7 +54,7 @@ export class ContentMarketingApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' };
 
-	documentationUrl = 'https://github.com/content-marketing/n8n-nodes-content-marketing';
+	documentationUrl = 'https://github.com/content-marketing/n8n-nodes-content-marketing#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -1,30 +1,36 @@
 // The test command: build the package (tests load the compiled nodes like n8n does), then run jest on
-// n8n 2.8's packages with this Node, then the suites that run n8n's engine again on n8n 2.41's packages
-// with Node 24 (scripts/test-gen2.mjs). Jest arguments go to both runs.
+// n8n 2.8's packages with Node 22, the oldest Node n8n 2.8.4 accepts that is still maintained (the package's
+// engines allow it; scripts/node-releases.mjs fetches it), then the suites that run n8n's engine again on
+// n8n 2.41's packages with Node 24 (scripts/test-gen2.mjs). The build and this script run on Node 24
+// (scripts/node24.mjs). Jest arguments go to both runs.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNode24 } from './node24.mjs';
+import { installNodeRelease } from './node-releases.mjs';
 
 await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
+import { shownPath } from './cache-dir.mjs';
 import { runGeneration2 } from './test-gen2.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+const run = (args, node = process.execPath) =>
+	execFileSync(node, args, { cwd: root, stdio: 'inherit' });
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
 const args = process.argv.slice(2);
 run([path.join(root, 'scripts/build.mjs')]);
+const oldest = installNodeRelease(22);
 const started = Date.now();
 let failed = false;
 console.log(
-	`[test] generation 1: n8n-core and n8n-workflow of n8n 2.8 on Node ${process.versions.node}`,
+	`[test] generation 1: n8n-core and n8n-workflow of n8n 2.8 on Node ${oldest.version} (${shownPath(oldest.nodeBin)})`,
 );
 try {
-	run([require.resolve('jest/bin/jest'), ...args]);
+	run([require.resolve('jest/bin/jest'), ...args], oldest.nodeBin);
 } catch {
 	failed = true;
 }

@@ -25,6 +25,10 @@ export class ContentMarketing implements INodeType {
 		description:
 			'Manage leads, content resources, analytics and webhook endpoints of the Content Marketing service',
 		defaults: { name: 'Content Marketing' },
+		// The Docs link in n8n's node panel: a URL here opens as written, while the codex's primaryDocumentation
+		// gets n8n's ?utm_… appended after its #section (editor-ui useNodeDocsUrl, n8n 2.8.4 and 2.41.3).
+		documentationUrl:
+			'https://github.com/content-marketing/n8n-nodes-content-marketing#content-marketing-node',
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

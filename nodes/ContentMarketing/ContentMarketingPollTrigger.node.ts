@@ -23,6 +23,10 @@ export class ContentMarketingPollTrigger implements INodeType {
 		defaults: {
 			name: 'Content Marketing Poll Trigger',
 		},
+		// The Docs link in n8n's node panel: a URL here opens as written, while the codex's primaryDocumentation
+		// gets n8n's ?utm_… appended after its #section (editor-ui useNodeDocsUrl, n8n 2.8.4 and 2.41.3).
+		documentationUrl:
+			'https://github.com/content-marketing/n8n-nodes-content-marketing#content-marketing-poll-trigger',
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

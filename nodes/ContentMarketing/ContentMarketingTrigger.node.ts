@@ -37,6 +37,10 @@ export class ContentMarketingTrigger implements INodeType {
 		defaults: {
 			name: 'Content Marketing Trigger',
 		},
+		// The Docs link in n8n's node panel: a URL here opens as written, while the codex's primaryDocumentation
+		// gets n8n's ?utm_… appended after its #section (editor-ui useNodeDocsUrl, n8n 2.8.4 and 2.41.3).
+		documentationUrl:
+			'https://github.com/content-marketing/n8n-nodes-content-marketing#content-marketing-trigger',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -1,7 +1,7 @@
 // The editor a user sees: n8n's own UI in headless Chromium (Debian's package, driven by playwright-core),
 // on a workflow with each of our nodes. Asserts what the canvas, the node panel and the node details view
-// show: subtitles in the panel's words, the webhook trigger's notice on that trigger only, a Docs link that
-// survives n8n's `?utm_…` suffix, the duplicate e-mail notice of Lead › Create, the hint of Max Parallel
+// show: subtitles in the panel's words, the webhook trigger's notice on that trigger only, the Docs link
+// opening the trigger's README section, the duplicate e-mail notice of Lead › Create, the hint of Max Parallel
 // Requests on Get Many, the Time Zone option's labels, short action labels in the node panel (and a new
 // node named after one), and the credential's Test of an expired key. Screenshots of each view are left in
 // .tmp/e2e-editor-<n8n version>/ to look at.
@@ -186,10 +186,13 @@ async function triggersAndDocs(page, n8n, shot) {
 	);
 	assert.match(pollText, /Poll Times/);
 	await closeNode(page);
-	// n8n appends ?utm_source=… to the link: a #fragment before it would lose the page's section
-	assert.ok(href && !href.includes('#'), `the Docs link has no #fragment: ${href}`);
-	assert.match(href, /^https:\/\/github\.com\/[^?#]+\?utm_source=n8n_app/);
-	return { detail: `Docs → ${href.split('?')[0]}?utm_…` };
+	// the node's documentationUrl, as written: n8n appends ?utm_… only to a codex link, after its #section
+	assert.equal(
+		href,
+		'https://github.com/content-marketing/n8n-nodes-content-marketing#content-marketing-trigger',
+		"the Docs link opens the trigger's section",
+	);
+	return { detail: `Docs → ${href}` };
 }
 
 async function actionFields(page, n8n, shot) {
@@ -307,7 +310,7 @@ export default {
 		try {
 			await step("editor: canvas subtitles in the panel's words", () => subtitles(page, n8n));
 			await step(
-				'editor: the webhook notice on the webhook trigger only; Docs link with ?utm_',
+				'editor: the webhook notice on the webhook trigger only; the Docs link opens its README section',
 				() => triggersAndDocs(page, n8n, shot),
 			);
 			await step(

@@ -10,6 +10,8 @@
 //   node scripts/e2e/install-n8n.mjs --all                 # every version in N8N_VERSIONS
 //   node scripts/e2e/install-n8n.mjs --force               # reinstall from scratch
 //   node scripts/e2e/install-n8n.mjs --check               # exit 0 when installed, 1 otherwise
+//   node scripts/e2e/install-n8n.mjs --node=22             # for another Node line (n8n-<version>-node22/;
+//        only the manual-install check runs one: n8n 2.8.4 on Node 22, scripts/node-releases.mjs)
 //   node scripts/e2e/install-n8n.mjs --save-lockfile       # copy the resolved pnpm-lock.yaml to
 //        scripts/e2e/n8n-<version>.pnpm-lock.yaml; when that file exists, installs use it frozen
 //
@@ -41,6 +43,7 @@ import {
 	PNPM_VERSION,
 	TOOLS_DIR,
 } from '../node24.mjs';
+import { installNodeRelease, nodeRelease } from '../node-releases.mjs';
 
 export const DEFAULT_N8N_VERSION = '2.8.4';
 /** The releases `npm run test:e2e` checks, oldest first. */
@@ -110,15 +113,19 @@ const n8nNpmrc = [
 
 /**
  * Everything about one n8n release: its folder, marker, committed lockfile, the Node that runs it
- * (`nodeBin`) and the pnpm that installs it.
+ * (`nodeBin`) and the pnpm that installs it. `nodeMajor`: another Node line than the project's 24 to run
+ * it on (scripts/node-releases.mjs; only the manual-install check runs n8n 2.8.4 on Node 22), in its own
+ * folder: sqlite3's native addon is built for one Node ABI.
  */
-export function n8nRuntime(version = N8N_VERSION) {
+export function n8nRuntime(version = N8N_VERSION, nodeMajor = 24) {
 	const release = RELEASES[version];
 	if (!release)
 		throw new Error(
 			`no install recipe for n8n ${version}; known: ${Object.keys(RELEASES).join(', ')}`,
 		);
-	const dir = path.join(CACHE_DIR, `n8n-${version}-node${NODE24_VERSION.split('.')[0]}`);
+	const other = Number(nodeMajor) === 24 ? undefined : nodeRelease(nodeMajor);
+	const nodeVersion = other?.version ?? NODE24_VERSION;
+	const dir = path.join(CACHE_DIR, `n8n-${version}-node${nodeVersion.split('.')[0]}`);
 	const committedLockfile = path.join(here, `n8n-${version}.pnpm-lock.yaml`);
 	const lockfileText = fs.existsSync(committedLockfile)
 		? fs.readFileSync(committedLockfile, 'utf8')
@@ -140,7 +147,7 @@ export function n8nRuntime(version = N8N_VERSION) {
 		.update(JSON.stringify(packageJson))
 		.update(n8nNpmrc)
 		.update(PNPM_VERSION)
-		.update(NODE24_VERSION)
+		.update(nodeVersion)
 		.update(lockfileText);
 	return {
 		version,
@@ -149,11 +156,13 @@ export function n8nRuntime(version = N8N_VERSION) {
 		committedLockfile,
 		lockfileText,
 		packageJson,
-		/** Exact Node release from npm (scripts/node24.mjs). */
-		nodeVersion: NODE24_VERSION,
-		toolsDir: TOOLS_DIR,
+		/** Exact Node release from npm (scripts/node24.mjs, or scripts/node-releases.mjs). */
+		nodeVersion,
+		nodeMajor: Number(nodeVersion.split('.')[0]),
+		/** Where that Node's npm package is: its bin/ goes first on PATH, its headers build sqlite3. */
+		toolsDir: other?.dir ?? TOOLS_DIR,
 		/** The Node executable that runs this n8n, its pnpm install and sqlite3's build. */
-		nodeBin: PINNED_NODE_BIN,
+		nodeBin: other?.nodeBin ?? PINNED_NODE_BIN,
 		pnpmDir: TOOLS_DIR,
 		pnpmCjs: PNPM_CJS,
 		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
@@ -161,9 +170,10 @@ export function n8nRuntime(version = N8N_VERSION) {
 	};
 }
 
-/** The release this process works with: E2E_N8N_VERSION, else 2.8.4. */
+/** The release this process works with: E2E_N8N_VERSION, else 2.8.4; on E2E_N8N_NODE's line, else 24. */
 export const N8N_VERSION = process.env.E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
-const current = n8nRuntime(N8N_VERSION);
+export const N8N_NODE_MAJOR = Number(process.env.E2E_N8N_NODE || 24);
+const current = n8nRuntime(N8N_VERSION, N8N_NODE_MAJOR);
 export const N8N_DIR = current.dir;
 export const PNPM_DIR = current.pnpmDir;
 export const MARKER = current.marker;
@@ -284,8 +294,8 @@ function nodeInfo(rt) {
 }
 
 /** True when the marker says this exact configuration is installed and the files are there. */
-export function isInstalled(version = N8N_VERSION) {
-	const rt = n8nRuntime(version);
+export function isInstalled(version = N8N_VERSION, nodeMajor = N8N_NODE_MAJOR) {
+	const rt = n8nRuntime(version, nodeMajor);
 	const marker = readJson(rt.marker);
 	if (!marker) return false;
 	if (marker.n8n !== version || marker.configHash !== rt.configHash) return false;
@@ -298,6 +308,7 @@ export function isInstalled(version = N8N_VERSION) {
 /** pnpm and the pinned Node 24 from the npm registry (scripts/node24.mjs), into the cache's tools-node24/. */
 async function ensureTools(rt) {
 	installPinnedNode24();
+	if (rt.nodeMajor !== 24) installNodeRelease(rt.nodeMajor);
 	if (!fs.existsSync(rt.pnpmCjs))
 		throw new Error(`pnpm was installed but ${rt.pnpmCjs} is missing`);
 }
@@ -317,10 +328,14 @@ export async function ensureRuntimeNode(version = N8N_VERSION) {
  * Installs n8n `version` (default: the selected one) unless the marker says it is there.
  * @returns {Promise<{ skipped: boolean, seconds: number, version: string }>}
  */
-export async function installN8n({ version = N8N_VERSION, force = false } = {}) {
-	const rt = n8nRuntime(version);
+export async function installN8n({
+	version = N8N_VERSION,
+	nodeMajor = N8N_NODE_MAJOR,
+	force = false,
+} = {}) {
+	const rt = n8nRuntime(version, nodeMajor);
 	const installed = async () => {
-		if (force || !isInstalled(version)) return false;
+		if (force || !isInstalled(version, nodeMajor)) return false;
 		const sqlite = await checkSqlite(rt);
 		if (sqlite.ok) {
 			log(
@@ -334,7 +349,9 @@ export async function installN8n({ version = N8N_VERSION, force = false } = {}) 
 	if (await installed()) return { skipped: true, seconds: 0, version };
 	// the cache is shared by every checkout: one install of a release at a time, then look again
 	// (different releases may install at once: pnpm's store is safe for that)
-	return await withCacheLock(`install-n8n-${version}`, async () => {
+	const lock =
+		rt.nodeMajor === 24 ? `install-n8n-${version}` : `install-n8n-${version}-node${rt.nodeMajor}`;
+	return await withCacheLock(lock, async () => {
 		if (await installed()) return { skipped: true, seconds: 0, version };
 		return await install(rt, { force });
 	});
@@ -453,9 +470,14 @@ if (isMain) {
 			log(`n8n ${version} is ${missing.includes(version) ? 'not ' : ''}installed`);
 		process.exit(missing.length ? 1 : 0);
 	}
+	const nodeMajor = Number(
+		args.find((a) => a.startsWith('--node='))?.slice('--node='.length) ?? N8N_NODE_MAJOR,
+	);
 	try {
 		await Promise.all(
-			versions.map((version) => installN8n({ version, force: args.includes('--force') })),
+			versions.map((version) =>
+				installN8n({ version, nodeMajor, force: args.includes('--force') }),
+			),
 		);
 	} catch (err) {
 		fail(`${err.message}\n  Re-run with --force to start from scratch.`);

@@ -220,7 +220,7 @@ export class PollHarness {
 			{ id: this.workflowId, nodes: [this.json], connections: {}, staticData: this.stored },
 			{ mode: 'manual', startNode: this.name },
 		);
-		if (result.error !== undefined) throw new Error(result.error.message);
+		if (result.error !== undefined) throw result.error;
 		return result.ran(this.name) ? result.outputOf(this.name) : [];
 	}
 

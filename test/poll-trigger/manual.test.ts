@@ -38,9 +38,22 @@ describe.each(SOURCES)('source: %s', (source) => {
 		expect(await recordedEvents(sandbox, source)).toHaveLength(2);
 	});
 
-	test('nothing matching: no item', async () => {
+	test('nothing matching: an error saying what to do, nothing recorded', async () => {
 		await sandbox.createLead();
 		const trigger = poller(harness(), { options: { statuses: ['converted'] } });
-		expect(await trigger.fetchTestEvent()).toEqual([]);
+		const error = await trigger.fetchTestEvent().then(
+			() => undefined,
+			(thrown: unknown) => thrown as { message: string; description?: string },
+		);
+		expect(error?.message).toBe('No lead event matches the Events and Options of this trigger');
+		expect(error?.description).toMatch(/^Create a lead .* widen Only Lead Statuses/);
+		expect(trigger.staticData).toEqual({});
+	});
+
+	test('no lead at all: the same error', async () => {
+		const trigger = poller(harness(), { events: ['lead.status_updated'] });
+		await expect(trigger.fetchTestEvent()).rejects.toMatchObject({
+			message: 'No lead event matches the Events and Options of this trigger',
+		});
 	});
 });

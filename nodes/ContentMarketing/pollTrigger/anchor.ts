@@ -8,14 +8,10 @@ import { isObject } from '../helpers/values';
  * Where the node started: the state its first poll recorded ("now" at activation), kept in the workflow's
  * global static data beside the node's own (docs/api-contract.md §14, "Activation").
  *
- * Why a second copy: under n8n's durable scheduler (2.36+, the default from 2.45) the activation poll's
- * node data goes to a staged `poller_state` cursor that n8n discards when that poll returns nothing (its
- * `PollTriggerExecutor` commits the cursor of a null poll only when `!testingTrigger`), so the first
- * scheduled poll starts from empty node data. Global static data is not staged: the activation writes
- * it to `workflow_entity.staticData` (`WorkflowTriggerActivator.activateInternal` ends with
- * `saveStaticData(workflow)`), and every scheduled poll loads it again. A poll that finds no node state
- * resumes from the anchor instead of taking a second "now" that would pass over the leads created in
- * between.
+ * Why a second copy: n8n's durable scheduler (2.36+, the default from 2.45) discards the node data of an
+ * activation poll that returns nothing but saves global static data at activation, so a poll that finds no
+ * node state resumes from here instead of taking a second "now" that would pass over the leads created in
+ * between (docs/api-contract.md §14, "First poll after activation").
  *
  * Keyed by node name (a renamed node starts afresh, as its `node:<name>` data does in n8n) and checked
  * against the node id (a node deleted and added again under the same name starts afresh too).

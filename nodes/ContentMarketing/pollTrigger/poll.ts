@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/items';
 import { currentEventsPosition, eventsAfter, latestEvent } from './eventsSource';
@@ -42,7 +43,11 @@ async function newEvents(
 	return { events, next: { source: 'leads', ...next } };
 }
 
-/** Manual mode (Fetch Test Event): the most recent matching event; the saved state is neither read nor moved. */
+/**
+ * Manual mode (Fetch Test Event): the most recent matching event; the saved state is neither read nor moved.
+ * With none, an error that says what to do, as n8n's own poll triggers do (Google Calendar, Google Drive):
+ * an empty answer leaves the editor with "No trigger output" and no reason.
+ */
 async function testEvent(
 	this: IPollFunctions,
 	types: string[],
@@ -60,7 +65,16 @@ async function testEvent(
 		event = await latestLeadEvent.call(this, types, wanted);
 	}
 	const item = event && toItem(node, event, filters, simplify);
-	return item ? [[item]] : null;
+	if (item) return [[item]];
+	throw new NodeOperationError(
+		node,
+		'No lead event matches the Events and Options of this trigger',
+		{
+			description:
+				'Create a lead (or change the status of one) in Content Marketing, or select more Events or widen ' +
+				'Only Lead Statuses and Only Source Resource, then fetch a test event again.',
+		},
+	);
 }
 
 /**

@@ -13,8 +13,8 @@ export interface Position {
 	/** The id of the last item handled at `at`; none when no item at `at` was handled. */
 	last?: string;
 	/**
-	 * Saved by earlier versions: the ids handled at `at`, read as handled too until the position leaves
-	 * that second (never written again).
+	 * The ids handled at `at`, a form saved states may still hold: read as handled too until the position
+	 * leaves that second, never written.
 	 */
 	ids?: string[];
 }

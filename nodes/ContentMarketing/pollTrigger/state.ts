@@ -27,7 +27,7 @@ function readPosition(value: unknown): Position | undefined {
 		return undefined;
 	const position: Position = { at: value.at };
 	if (typeof value.last === 'string') position.last = value.last;
-	// Saved by earlier versions; dropped as soon as the position leaves its second.
+	// A form saved states may still hold; dropped as soon as the position leaves its second.
 	if (Array.isArray(value.ids))
 		position.ids = value.ids.filter((id): id is string => typeof id === 'string');
 	return position;

@@ -62,7 +62,7 @@ export function packStatuses(memory: StatusMemory): string {
 		.join(',');
 }
 
-/** Reads the saved form, or the object (lead id → status) earlier versions saved. */
+/** Reads the saved form, or the plain object (lead id → status) saved states may still hold. */
 export function unpackStatuses(value: unknown): StatusMemory {
 	const memory: StatusMemory = {};
 	if (typeof value === 'string') {

@@ -4,7 +4,7 @@ import { sessionOf } from './session';
 /**
  * A time by which every request of a session is over: a poll's budget (docs/api-contract.md §14,
  * "Budget"). The request core asks it for each attempt's timeout and before each retry wait; without a
- * deadline both answer as before.
+ * deadline, the usual timeout and every wait apply.
  */
 
 /** An attempt needs at least this long to be worth making after a wait. */

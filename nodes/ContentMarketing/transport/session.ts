@@ -24,7 +24,7 @@ export interface SessionCredential {
 	/**
 	 * The header the credential's `authenticate` declares (`Authorization: Bearer <API Key>`), made once:
 	 * n8n would read the credential from its database, decrypt it and evaluate the header's expression
-	 * for every request (measured: most of the node's own time per item in a real n8n).
+	 * for every request.
 	 */
 	authorization: string;
 }

@@ -2,9 +2,9 @@ import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
 
 /**
  * Waits `ms`, or rejects as soon as `signal` aborts (the user stopped the execution while a retry waits),
- * with the error n8n's own cancellation uses. n8n-workflow's `sleepWithAbort` did this, but the
- * n8n-workflow of n8n 2.41 no longer exports it, and the peer resolves to the user's n8n's copy: `sleep`
- * exists in every supported n8n (checked by `npm run lint`).
+ * with the error n8n's own cancellation uses. Not n8n-workflow's `sleepWithAbort`: n8n 2.41's n8n-workflow,
+ * which the nodes load from the user's n8n, does not export it; `sleep` is in every supported n8n (checked by
+ * `npm run lint`).
  */
 export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal === undefined) return await sleep(ms);
