@@ -88,11 +88,12 @@ test.each(['contentMarketing', 'contentMarketingTrigger'])(
 	},
 );
 
-test('Assigned To (Get Many filter, Update field) is loaded from the users and accepts the empty value it is added with', () => {
+test('Assigned To (Get Many filter, Update and Create or Update field) is loaded from the users and accepts the empty value it is added with', () => {
 	const assignedTo = allParameters(description('contentMarketing').properties).filter(([where]) =>
 		where.endsWith('.assigned_to'),
 	);
 	expect(assignedTo.map(([where]) => where).sort()).toEqual([
+		'additionalFields.assigned_to',
 		'filters.assigned_to',
 		'updateFields.assigned_to',
 	]);

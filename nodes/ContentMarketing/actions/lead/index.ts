@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 import * as create from './create.operation';
+import * as createOrUpdate from './createOrUpdate.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as syncManyToCrm from './syncManyToCrm.operation';
@@ -10,6 +11,7 @@ import * as update from './update.operation';
 
 export const operations: Record<string, Operation> = {
 	create,
+	createOrUpdate,
 	get,
 	getAll,
 	syncManyToCrm,
@@ -31,6 +33,13 @@ export const description: INodeProperties[] = [
 				description:
 					'Create a lead from an e-mail address with optional name, company, job title, source and custom fields; returns the new lead with its ID, status and score. The service accepts a second lead with the same e-mail.',
 				action: 'Create a lead',
+			},
+			{
+				name: 'Create or Update',
+				value: 'createOrUpdate',
+				description:
+					'Create a lead, or update the one that has its e-mail (exact match, case aside); returns the lead and whether it was created',
+				action: 'Create or update a lead',
 			},
 			{
 				name: 'Get',
@@ -70,6 +79,7 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...create.description,
+	...createOrUpdate.description,
 	...get.description,
 	...getAll.description,
 	...update.description,
