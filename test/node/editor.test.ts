@@ -161,5 +161,5 @@ test("every operation has a short action label, as n8n's own nodes, and the long
 		expect(text!.length).toBeGreaterThan(action!.length);
 	}
 	const getManyLeads = actions.find((option) => option.action === 'Get many leads');
-	expect(getManyLeads?.description).toMatch(/filtered by status.*sorted by score or date/);
+	expect(getManyLeads?.description).toMatch(/filtered by e-mail, status.*sorted by score or date/);
 });

@@ -52,7 +52,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'Get many leads, filtered by status, source, assignee, age or search text and sorted by score or date',
+					'Get many leads, filtered by e-mail, status, source, assignee, creation or update time or search text, and sorted by score or date',
 				action: 'Get many leads',
 			},
 			{
