@@ -282,6 +282,34 @@ describe('Lead: Create or Update', () => {
 	});
 });
 
+test('a status refused after the create: the error says the lead was created', async () => {
+	const proxy = await ApiProxy.start(bed.url);
+	try {
+		bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: proxy.url });
+		proxy.rules = {
+			decide: (request) =>
+				request.method === 'PATCH'
+					? {
+							status: 400,
+							body: {
+								error: { code: 'invalid_params', message: 'status: refused', param: 'status' },
+							},
+						}
+					: 'forward',
+		};
+		const result = await bed.run(upsert({ status: 'qualified' }), {
+			input: items({ email: 'half@example.com' }),
+		});
+		const [lead] = await leadsWith('half@example.com');
+		expect(errorText(result)).toContain(
+			`The lead ${String(lead.id)} was created, but its status were not set: running the node again updates it.`,
+		);
+	} finally {
+		bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: bed.url });
+		await proxy.close();
+	}
+});
+
 describe('Lead locator: By Email', () => {
 	const byEmail = (value: string) => ({ __rl: true, mode: 'email', value });
 

@@ -4,11 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readCustomFields } from '../helpers/customFields';
 import { collectionLabels } from '../helpers/descriptions';
-import { forEachItem } from '../../helpers/items';
+import { asNodeError, forEachItem } from '../../helpers/items';
 import { withItem } from '../../helpers/itemErrors';
 import {
 	assertCollectionFilled,
@@ -310,11 +310,10 @@ async function createLead(
 		});
 		return { lead: updated, created: true, notUpdated: [] };
 	} catch (error) {
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-			const note = `The lead ${String(lead.id)} was created, but its ${Object.keys(patch).join(', ')} were not set: running the node again updates it.`;
-			error.description = [error.description, note].filter(Boolean).join(' · ');
-		}
-		throw error;
+		const nodeError = asNodeError(this.getNode(), error, itemIndex);
+		const note = `The lead ${String(lead.id)} was created, but its ${Object.keys(patch).join(', ')} were not set: running the node again updates it.`;
+		nodeError.description = [nodeError.description, note].filter(Boolean).join(' · ');
+		throw nodeError;
 	}
 }
 

@@ -56,20 +56,20 @@ const properties: INodeProperties[] = [
 					'Only leads assigned to this user. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
-				displayName: 'Created Since',
-				name: 'createdSince',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only leads created at or after this time (in the workflow time zone unless the value has an offset, e.g. 2026-11-24T09:00:00+08:00). The service has no such filter, so the node filters while it reads: sorted by Created At (the default) it stops at the first older lead; sorted otherwise it reads every lead.',
-			},
-			{
 				displayName: 'Created in the Last N Days',
 				name: 'days',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 365 },
 				default: 30,
 				description: 'Only leads created in this many recent days (1 to 365)',
+			},
+			{
+				displayName: 'Created Since',
+				name: 'createdSince',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only leads created at or after this time (in the workflow time zone unless the value has an offset, e.g. 2026-11-24T09:00:00+08:00). The service has no such filter, so the node filters while it reads: sorted by Created At (the default) it stops at the first older lead; sorted otherwise it reads every lead.',
 			},
 			{
 				displayName: 'Email',
