@@ -1,6 +1,6 @@
 // Lead › Create or Update and the By Email lead locator: the lead found by its exact e-mail, one lead per
 // e-mail in a run, retries under injected faults and lost answers creating nothing twice.
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { ACCOUNT_A, CONTROL, type Lead } from '../support/sandbox-client';
 import { ApiProxy } from './api-proxy';
@@ -13,7 +13,7 @@ virtualSleepEachTest();
 const items = (...json: IDataObject[]): INodeExecutionData[] =>
 	json.map((entry) => ({ json: entry }));
 
-const upsert = (fields: IDataObject = {}, options: IDataObject = {}) => ({
+const upsert = (fields: INodeParameters = {}, options: INodeParameters = {}): INodeParameters => ({
 	resource: 'lead',
 	operation: 'createOrUpdate',
 	email: '={{ $json.email }}',
@@ -197,7 +197,7 @@ describe('Lead: Create or Update', () => {
 		expect((await bed.api.get(`/v1/leads/${String(existing.id)}`)).body.status).toBe('new');
 	});
 
-	test.each<[string, IDataObject, IDataObject, RegExp]>([
+	test.each<[string, IDataObject, INodeParameters, RegExp]>([
 		[
 			'an e-mail that is not one',
 			{ email: 'not-an-email' },

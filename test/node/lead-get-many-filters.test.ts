@@ -1,6 +1,6 @@
 // Lead › Get Many's filters the service lacks (Email, Created Since, Updated Since): applied by the node while
 // it pages, stopping at the first older lead where the sort allows, in any time zone.
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { errorText, jsonOf, NodeTestBed } from './node-test-bed';
 
@@ -8,7 +8,7 @@ const bed = NodeTestBed.forFile();
 
 const HOUR = 3_600_000;
 
-const getMany = (filters: IDataObject, extra: IDataObject = {}) => ({
+const getMany = (filters: INodeParameters, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'lead',
 	operation: 'getAll',
 	returnAll: true,
