@@ -302,7 +302,7 @@ test('a status refused after the create: the error says the lead was created', a
 		});
 		const [lead] = await leadsWith('half@example.com');
 		expect(errorText(result)).toContain(
-			`The lead ${String(lead.id)} was created, but its status were not set: running the node again updates it.`,
+			`The lead ${String(lead.id)} was created; setting its status failed: run the node again to update it.`,
 		);
 	} finally {
 		bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: bed.url });

@@ -272,7 +272,7 @@ function notUpdatedFields(lead: IDataObject, input: UpsertInput): NotUpdated[] {
 			field,
 			value,
 			lead_value: current,
-			reason: `The service sets ${field} only when it creates a lead; an existing lead's ${field} cannot be changed`,
+			reason: `The service sets ${FIELD_NAMES[field]} only when it creates a lead; an existing lead's cannot be changed`,
 		});
 	}
 	return result;
@@ -311,7 +311,7 @@ async function createLead(
 		return { lead: updated, created: true, notUpdated: [] };
 	} catch (error) {
 		const nodeError = asNodeError(this.getNode(), error, itemIndex);
-		const note = `The lead ${String(lead.id)} was created, but its ${Object.keys(patch).join(', ')} were not set: running the node again updates it.`;
+		const note = `The lead ${String(lead.id)} was created; setting its ${Object.keys(patch).join(', ')} failed: run the node again to update it.`;
 		nodeError.description = [nodeError.description, note].filter(Boolean).join(' · ');
 		throw nodeError;
 	}
