@@ -2,7 +2,7 @@
 // against what the sandbox and the SMTP sink recorded.
 import assert from 'node:assert/strict';
 
-import { readCsv, WORKFLOWS } from './examples.mjs';
+import { IMPORT_CSV_FILE, readCsv, WORKFLOWS } from './examples.mjs';
 import { executeWorkflow, nodeOutput } from './n8n.mjs';
 
 const json = (items) => items.map((item) => item.json);
@@ -96,6 +96,78 @@ export async function checkBulkImport(stack) {
 	);
 	return {
 		detail: `${rows.length} leads created from leads.csv, synced in 1 batch call, ${pushes.length} CRM pushes`,
+	};
+}
+
+/** Every lead whose e-mail is `email` (case aside), through the list's search and cursor. */
+async function leadsWithEmail(client, email) {
+	const key = email.trim().toLowerCase();
+	const leads = [];
+	let cursor;
+	do {
+		const page = await client.api(
+			'GET',
+			`/v1/leads?q=${encodeURIComponent(key)}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+		);
+		leads.push(...page.data.filter((lead) => lead.email.toLowerCase() === key));
+		cursor = page.has_more ? page.next_cursor : undefined;
+	} while (cursor);
+	return leads;
+}
+
+/**
+ * import-leads-without-duplicates, run twice: one lead per e-mail of the CSV (its repeats in another case
+ * or with a space included), a welcome e-mail to each new lead on the first run and none on the second.
+ */
+export async function checkImportWithoutDuplicates(stack) {
+	const { client } = stack.sandbox;
+	const rows = readCsv(IMPORT_CSV_FILE);
+	const keys = rows.map((row) => row.email.trim().toLowerCase());
+	const distinct = [...new Set(keys)];
+	assert.ok(distinct.length < rows.length, 'the CSV repeats an e-mail');
+	const firstOf = keys.map((key, index) => keys.indexOf(key) === index);
+	const mailsTo = () =>
+		stack.smtp.messages.filter((m) =>
+			m.envelope.to.some((to) => distinct.includes(to.toLowerCase())),
+		).length;
+
+	const runs = [];
+	for (const round of [1, 2]) {
+		const mailsBefore = mailsTo();
+		const result = await run(stack, 'importWithoutDuplicates');
+		const output = json(nodeOutput(result, 'Create or Update Lead'));
+		assert.equal(output.length, rows.length, `run ${round}: one item per CSV row`);
+		assert.deepEqual(
+			output.map((lead) => lead.created),
+			round === 1 ? firstOf : rows.map(() => false),
+			`run ${round}: created only for the first row of each new e-mail`,
+		);
+		const newOnes = json(nodeOutput(result, 'New lead?'));
+		assert.equal(newOnes.length, round === 1 ? distinct.length : 0, `run ${round}: new leads`);
+		// With no new lead the Filter passes nothing on and Welcome Email does not run.
+		const welcomed = newOnes.length === 0 ? [] : json(nodeOutput(result, 'Welcome Email'));
+		assert.equal(welcomed.length, newOnes.length, `run ${round}: one welcome e-mail per new lead`);
+		if (round === 1) {
+			for (const key of distinct) {
+				await stack.smtp.waitFor((m) => m.envelope.to.some((to) => to.toLowerCase() === key), {
+					label: `welcome e-mail to ${key}`,
+				});
+			}
+		}
+		runs.push(mailsTo() - mailsBefore);
+	}
+	assert.deepEqual(runs, [distinct.length, 0], 'welcome e-mails per run: every new lead once');
+
+	for (const key of distinct) {
+		const leads = await leadsWithEmail(client, key);
+		assert.equal(leads.length, 1, `${key}: exactly one lead after two runs (${leads.length})`);
+		const row = rows[keys.indexOf(key)];
+		assert.equal(leads[0].company, row.company, `${key}: company`);
+		assert.equal(leads[0].source_channel, 'import', `${key}: source channel`);
+		assert.deepEqual(leads[0].custom_fields, { country: row.country, plan: row.plan });
+	}
+	return {
+		detail: `${rows.length} rows, ${distinct.length} e-mails: ${distinct.length} leads, ${runs[0]} welcome e-mails on the first run, ${runs[1]} on the second`,
 	};
 }
 
@@ -270,6 +342,9 @@ export async function checkTour(stack) {
 export default {
 	async beforeStart({ stack, step }) {
 		await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
+		await step('import-leads-without-duplicates: n8n execute, twice', () =>
+			checkImportWithoutDuplicates(stack),
+		);
 		await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));
 		await step('weekly-analytics-digest: n8n execute', () => checkDigest(stack));
 		await step('content-marketing-tour: n8n execute', () => checkTour(stack));

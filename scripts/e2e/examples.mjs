@@ -8,6 +8,8 @@ import { PROJECT_ROOT } from './install-n8n.mjs';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
 export const CSV_FILE = path.join(EXAMPLES_DIR, 'data', 'leads.csv');
+/** The import-without-duplicates example's rows (an e-mail repeated in another case and with a space). */
+export const IMPORT_CSV_FILE = path.join(EXAMPLES_DIR, 'data', 'leads-to-import.csv');
 
 /** Credential ids and names as the example workflows reference them. */
 export const CREDENTIALS = {
@@ -23,6 +25,10 @@ export const WORKFLOWS = {
 	newLead: { file: 'new-lead-to-crm-and-email.json', id: 'cmNewLeadToCrmEmail' },
 	digest: { file: 'weekly-analytics-digest.json', id: 'cmWeeklyDigest' },
 	bulkImport: { file: 'bulk-import-leads-from-spreadsheet.json', id: 'cmBulkImportLeads' },
+	importWithoutDuplicates: {
+		file: 'import-leads-without-duplicates.json',
+		id: 'cmImportNoDuplicates',
+	},
 	uploadPdf: { file: 'upload-pdf-publish-and-report-link.json', id: 'cmUploadPdfPublish' },
 	tour: { file: 'content-marketing-tour.json', id: 'cmContentMarketingTour' },
 };
@@ -66,9 +72,11 @@ export function credentialsFor({ sandboxUrl, apiKey, smtpPort }) {
 export function workflowsFor({ sandboxUrl, csvFile = CSV_FILE }) {
 	const bulk = readExample('bulkImport');
 	findNode(bulk, 'Read leads.csv').parameters.fileSelector = csvFile;
+	const upsert = readExample('importWithoutDuplicates');
+	findNode(upsert, 'Read leads-to-import.csv').parameters.fileSelector = IMPORT_CSV_FILE;
 	const upload = readExample('uploadPdf');
 	findNode(upload, 'Download PDF').parameters.url = `${sandboxUrl}/_sandbox/files/sample.pdf`;
-	return [readExample('newLead'), readExample('digest'), bulk, upload, readExample('tour')];
+	return [readExample('newLead'), readExample('digest'), bulk, upsert, upload, readExample('tour')];
 }
 
 /** The package name our nodes' types start with (`n8n-nodes-content-marketing.contentMarketing`). */

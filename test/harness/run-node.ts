@@ -3,6 +3,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	IWorkflowSettings,
 	OnError,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -40,6 +41,8 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** Cancels the execution when this settles (see RunOptions.cancelOn). */
 	cancelOn?: Promise<unknown>;
+	/** The workflow's settings (e.g. its time zone). */
+	settings?: IWorkflowSettings;
 }
 
 export interface NodeRunResult {
@@ -83,7 +86,11 @@ export async function runNode(
 	};
 	const result = await runWorkflow(
 		context,
-		{ nodes: [startNode(options.input, START), node], connections: chain(START, name) },
+		{
+			nodes: [startNode(options.input, START), node],
+			connections: chain(START, name),
+			settings: options.settings,
+		},
 		{ mode: options.mode, startNode: START, cancelOn: options.cancelOn },
 	);
 

@@ -88,11 +88,12 @@ test.each(['contentMarketing', 'contentMarketingTrigger'])(
 	},
 );
 
-test('Assigned To (Get Many filter, Update field) is loaded from the users and accepts the empty value it is added with', () => {
+test('Assigned To (Get Many filter, Update and Create or Update field) is loaded from the users and accepts the empty value it is added with', () => {
 	const assignedTo = allParameters(description('contentMarketing').properties).filter(([where]) =>
 		where.endsWith('.assigned_to'),
 	);
 	expect(assignedTo.map(([where]) => where).sort()).toEqual([
+		'additionalFields.assigned_to',
 		'filters.assigned_to',
 		'updateFields.assigned_to',
 	]);
@@ -160,5 +161,5 @@ test("every operation has a short action label, as n8n's own nodes, and the long
 		expect(text!.length).toBeGreaterThan(action!.length);
 	}
 	const getManyLeads = actions.find((option) => option.action === 'Get many leads');
-	expect(getManyLeads?.description).toMatch(/filtered by status.*sorted by score or date/);
+	expect(getManyLeads?.description).toMatch(/filtered by e-mail, status.*sorted by score or date/);
 });

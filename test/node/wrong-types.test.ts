@@ -158,6 +158,21 @@ const TABLE: Case[] = [
 		],
 		['additionalFields.customFieldsJson', 'Custom Fields (JSON)', LIST],
 	]),
+	...cases('lead.createOrUpdate', CREATE_LEAD, [
+		[
+			'additionalFields.customFieldsUi.field.key',
+			'Custom Fields',
+			OBJECT,
+			pairAt('additionalFields', 'key'),
+		],
+		[
+			'additionalFields.customFieldsUi.field.value',
+			'Custom Fields',
+			OBJECT,
+			pairAt('additionalFields', 'value'),
+		],
+		['additionalFields.customFieldsJson', 'Custom Fields (JSON)', LIST],
+	]),
 	...cases('lead.get', { leadId: LEAD }, [['simplify', 'Simplify', OBJECT]]),
 	...cases('lead.getAll', {}, [
 		['simplify', 'Simplify', NUMBER],

@@ -2,6 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { multiOptionsSubtitle } from '../helpers/subtitle';
 
+const STATUS_OPTIONS = [
+	{ name: 'Contacted', value: 'contacted' },
+	{ name: 'Converted', value: 'converted' },
+	{ name: 'Lost', value: 'lost' },
+	{ name: 'New', value: 'new' },
+	{ name: 'Qualified', value: 'qualified' },
+];
+
 /** The parameters both triggers take, with the same names and meaning (read by leadEvents/params.ts). */
 export const leadEventProperties: INodeProperties[] = [
 	{
@@ -45,12 +53,34 @@ export const leadEventProperties: INodeProperties[] = [
 				default: [],
 				description:
 					'Only start the workflow for leads whose status (after the change) is one of these; leave empty for all',
+				options: STATUS_OPTIONS,
+			},
+			{
+				displayName: 'Only Previous Statuses',
+				name: 'previousStatuses',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Only start the workflow for status changes away from one of these statuses; leave empty for all. A new lead has no previous status: while this is set, Lead Created events do not start the workflow.',
+				options: STATUS_OPTIONS,
+			},
+			{
+				displayName: 'Only Source Channels',
+				name: 'sourceChannels',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Only start the workflow for leads that came from one of these channels; leave empty for all',
 				options: [
-					{ name: 'Contacted', value: 'contacted' },
-					{ name: 'Converted', value: 'converted' },
-					{ name: 'Lost', value: 'lost' },
-					{ name: 'New', value: 'new' },
-					{ name: 'Qualified', value: 'qualified' },
+					{ name: 'API', value: 'api' },
+					{ name: 'Direct', value: 'direct' },
+					{ name: 'Email', value: 'email' },
+					{ name: 'Import', value: 'import' },
+					{ name: 'Organic Search', value: 'organic_search' },
+					{ name: 'Other', value: 'other' },
+					{ name: 'Paid Search', value: 'paid_search' },
+					{ name: 'Referral', value: 'referral' },
+					{ name: 'Social', value: 'social' },
 				],
 			},
 			{

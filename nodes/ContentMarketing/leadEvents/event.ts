@@ -32,9 +32,27 @@ export function leadOf(event: DeliveredEvent): IDataObject | undefined {
 	return isObject(event.data.lead) ? event.data.lead : undefined;
 }
 
-/** Status filter applies to the lead's status after the event (`new` for a created lead). */
-export function passesFilters(lead: IDataObject, filters: LeadFilters): boolean {
+/**
+ * Whether an event passes the trigger's Options: the status filter applies to the lead's status after the
+ * event (`new` for a created lead), the previous-status filter to the event's `data.previous_status`
+ * (docs/api-contract.md §10), which only a status change has.
+ */
+export function passesFilters(
+	lead: IDataObject,
+	filters: LeadFilters,
+	previousStatus?: unknown,
+): boolean {
 	if (filters.statuses.length > 0 && !filters.statuses.includes(String(lead.status))) return false;
+	if (
+		filters.previousStatuses.length > 0 &&
+		(typeof previousStatus !== 'string' || !filters.previousStatuses.includes(previousStatus))
+	)
+		return false;
+	if (
+		filters.sourceChannels.length > 0 &&
+		!filters.sourceChannels.includes(String(lead.source_channel))
+	)
+		return false;
 	if (
 		filters.sourceResourceId !== undefined &&
 		lead.source_resource_id !== filters.sourceResourceId

@@ -11,6 +11,10 @@ export interface LeadFilters {
 	statuses: string[];
 	/** Undefined: every source resource. */
 	sourceResourceId: string | undefined;
+	/** Empty: every source channel. */
+	sourceChannels: string[];
+	/** Empty: every event; otherwise only status changes away from one of these. */
+	previousStatuses: string[];
 }
 
 function strings(value: unknown): string[] {
@@ -39,7 +43,9 @@ export function leadFilters(this: TriggerContext): LeadFilters {
 	const resource = context.getNodeParameter('options.sourceResource', '', { extractValue: true });
 	const sourceResourceId =
 		typeof resource === 'string' && resource.trim() !== '' ? resource.trim() : undefined;
-	return { statuses, sourceResourceId };
+	const sourceChannels = strings(context.getNodeParameter('options.sourceChannels', []));
+	const previousStatuses = strings(context.getNodeParameter('options.previousStatuses', []));
+	return { statuses, sourceResourceId, sourceChannels, previousStatuses };
 }
 
 export function simplifyOutput(this: TriggerContext): boolean {

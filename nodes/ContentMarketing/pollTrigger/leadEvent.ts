@@ -73,6 +73,6 @@ export function toItem(
 	if (lead === undefined) {
 		throw new NodeOperationError(node, `The service sent event ${event.id} without a lead`);
 	}
-	if (!passesFilters(lead, filters)) return undefined;
+	if (!passesFilters(lead, filters, event.data.previous_status)) return undefined;
 	return { json: toOutput(event, lead, simplify) };
 }

@@ -66,6 +66,23 @@ export const leadLocator: INodeProperties = {
 	],
 };
 
+/**
+ * The lead locator of the operations that work on one lead (Get, Update, Sync to CRM): also By Email, an
+ * exact e-mail match resolved before the request (leadsByEmail.ts `resolveLeadId`).
+ */
+export const leadLocatorWithEmail: INodeProperties = {
+	...leadLocator,
+	modes: [
+		...(leadLocator.modes ?? []),
+		{
+			displayName: 'By Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'e.g. name@example.com',
+		},
+	],
+};
+
 /** Custom fields as key/value pairs and as JSON, for the Additional Fields and Update Fields collections. */
 export const customFieldsOptions: INodeProperties[] = [
 	{

@@ -8,14 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readSimplify, simplifyField } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../helpers/locator';
 import { simplifyLead } from '../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
-import { leadLocator } from './fields';
+import { leadLocatorWithEmail } from './fields';
+import { resolveLeadId } from './leadsByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
-	{ ...leadLocator, description: 'The lead to get' },
+	{ ...leadLocatorWithEmail, description: 'The lead to get' },
 	simplifyField,
 ];
 
@@ -29,8 +29,8 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
 		const simplify = readSimplify.call(this, itemIndex);
+		const leadId = await resolveLeadId.call(this, itemIndex);
 		const lead = await apiRequest.call(this, 'GET', `/v1/leads/${leadId}`, { itemIndex });
 		return simplify ? simplifyLead(lead) : (lead as IDataObject);
 	});

@@ -19,6 +19,7 @@ import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../helpers/simplifyLead';
 import {
 	assertCollectionFilled,
+	assertEmail,
 	assertEnum,
 	assertId,
 	assertSearchText,
@@ -26,7 +27,9 @@ import {
 } from '../../helpers/validation';
 import { readInteger } from '../../helpers/values';
 import { LEAD_SORT_FIELDS, LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
-import { apiRequestAllItems } from '../../transport';
+import { readInstant } from '../../helpers/dateTime';
+import { apiRequestAllItems, apiScanItems } from '../../transport';
+import { emailKey, hasEmail, searchTextFor } from './leadsByEmail';
 import { sourceChannelOptions, statusOptions } from './fields';
 import type { OperationExample } from '../types';
 
@@ -61,6 +64,23 @@ const properties: INodeProperties[] = [
 				description: 'Only leads created in this many recent days (1 to 365)',
 			},
 			{
+				displayName: 'Created Since',
+				name: 'createdSince',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only leads created at or after this time (in the workflow time zone unless the value has an offset, e.g. 2026-11-24T09:00:00+08:00). The service has no such filter, so the node filters while it reads: sorted by Created At (the default) it stops at the first older lead; sorted otherwise it reads every lead.',
+			},
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. name@example.com',
+				description:
+					'Only leads with exactly this e-mail (letter case and surrounding spaces aside). The service searches text, so the node keeps the exact matches among its results.',
+			},
+			{
 				displayName: 'Search',
 				name: 'q',
 				type: 'string',
@@ -90,6 +110,14 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				options: statusOptions,
 				default: 'new',
+			},
+			{
+				displayName: 'Updated Since',
+				name: 'updatedSince',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only leads changed at or after this time (in the workflow time zone unless the value has an offset). The service has no such filter, so the node filters while it reads: sorted by Updated At it stops at the first older lead; sorted otherwise it reads every lead.',
 			},
 		],
 	},
@@ -167,14 +195,124 @@ function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return qs;
 }
 
+/** The filters the service lacks (docs/api-contract.md §4), applied by the node to each listed lead. */
+interface NodeFilters {
+	emailKey?: string;
+	/** Search, lower case, when `q` carries the e-mail instead. */
+	search?: string;
+	createdSince?: number;
+	updatedSince?: number;
+}
+
+/** Reads the node's own filters; the e-mail takes `q` (a Search then applies here, as the service would). */
+function nodeFilters(
+	this: IExecuteFunctions,
+	qs: IDataObject,
+	itemIndex: number,
+): NodeFilters | undefined {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const result: NodeFilters = {};
+	if (filters.email !== undefined) {
+		const email = assertEmail.call(this, filters.email, FILTER_NAMES.email, itemIndex);
+		result.emailKey = emailKey(email);
+		if (typeof qs.q === 'string') result.search = qs.q.toLowerCase();
+		qs.q = searchTextFor(email);
+	}
+	const zone = this.getTimezone();
+	if (filters.createdSince !== undefined) {
+		result.createdSince = readInstant.call(
+			this,
+			filters.createdSince,
+			FILTER_NAMES.createdSince,
+			itemIndex,
+			zone,
+		);
+	}
+	if (filters.updatedSince !== undefined) {
+		result.updatedSince = readInstant.call(
+			this,
+			filters.updatedSince,
+			FILTER_NAMES.updatedSince,
+			itemIndex,
+			zone,
+		);
+	}
+	return Object.keys(result).length > 0 ? result : undefined;
+}
+
+function atOrAfter(value: unknown, since: number | undefined): boolean {
+	return since === undefined || (typeof value === 'string' && Date.parse(value) >= since);
+}
+
+function passesNodeFilters(lead: IDataObject, filters: NodeFilters): boolean {
+	if (filters.emailKey !== undefined && !hasEmail(lead, filters.emailKey)) return false;
+	if (
+		filters.search !== undefined &&
+		![lead.email, lead.name, lead.company].some(
+			(text) => typeof text === 'string' && text.toLowerCase().includes(filters.search as string),
+		)
+	)
+		return false;
+	return (
+		atOrAfter(lead.created_at, filters.createdSince) &&
+		atOrAfter(lead.updated_at, filters.updatedSince)
+	);
+}
+
+/**
+ * The leads of the query that pass the node's own filters. Sorted by the date a Since filter is on, the
+ * list is read newest first and stops at the first lead before it (ascending: reversed at the end);
+ * any other sort is read in its own order to the end or to the limit.
+ */
+async function filteredLeads(
+	this: IExecuteFunctions,
+	qs: IDataObject,
+	filters: NodeFilters,
+	options: { limit?: number; itemIndex: number; map?: (lead: IDataObject) => IDataObject },
+): Promise<IDataObject[]> {
+	const sort = typeof qs.sort === 'string' ? qs.sort : 'created_at';
+	const order = typeof qs.order === 'string' ? qs.order : 'desc';
+	const stopAt =
+		sort === 'created_at' && filters.createdSince !== undefined
+			? { field: 'created_at', since: filters.createdSince }
+			: sort === 'updated_at' && filters.updatedSince !== undefined
+				? { field: 'updated_at', since: filters.updatedSince }
+				: undefined;
+	const reverse = stopAt !== undefined && order === 'asc';
+	const { limit, itemIndex, map } = options;
+	const found: IDataObject[] = [];
+	await apiScanItems.call(
+		this,
+		'/v1/leads',
+		stopAt === undefined ? qs : { ...qs, sort: stopAt.field, order: 'desc' },
+		(lead) => {
+			if (stopAt !== undefined && !atOrAfter(lead[stopAt.field], stopAt.since)) return 'stop';
+			if (!passesNodeFilters(lead, filters)) return 'continue';
+			found.push(map ? map(lead) : lead);
+			return !reverse && limit !== undefined && found.length >= limit ? 'stop' : 'continue';
+		},
+		{ itemIndex },
+	);
+	if (reverse) found.reverse();
+	return limit === undefined ? found : found.slice(0, limit);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const qs = leadQuery.call(this, itemIndex);
+		const filters = nodeFilters.call(this, qs, itemIndex);
 		const limit = readLimit.call(this, itemIndex);
 		const simplify = readSimplify.call(this, itemIndex);
+		if (filters !== undefined) {
+			return await filteredLeads.call(this, qs, filters, {
+				limit,
+				itemIndex,
+				map: simplify ? simplifyLead : undefined,
+			});
+		}
 		return await apiRequestAllItems.call(this, '/v1/leads', qs, {
 			limit,
 			itemIndex,

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 import * as create from './create.operation';
+import * as createOrUpdate from './createOrUpdate.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as syncManyToCrm from './syncManyToCrm.operation';
@@ -10,6 +11,7 @@ import * as update from './update.operation';
 
 export const operations: Record<string, Operation> = {
 	create,
+	createOrUpdate,
 	get,
 	getAll,
 	syncManyToCrm,
@@ -33,6 +35,13 @@ export const description: INodeProperties[] = [
 				action: 'Create a lead',
 			},
 			{
+				name: 'Create or Update',
+				value: 'createOrUpdate',
+				description:
+					'Create a lead, or update the one that has its e-mail (exact match, case aside); returns the lead and whether it was created',
+				action: 'Create or update a lead',
+			},
+			{
 				name: 'Get',
 				value: 'get',
 				description:
@@ -43,7 +52,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'Get many leads, filtered by status, source, assignee, age or search text and sorted by score or date',
+					'Get many leads, filtered by e-mail, status, source, assignee, creation or update time or search text, and sorted by score or date',
 				action: 'Get many leads',
 			},
 			{
@@ -70,6 +79,7 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...create.description,
+	...createOrUpdate.description,
 	...get.description,
 	...getAll.description,
 	...update.description,

@@ -2,13 +2,16 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../helpers/locator';
 import { apiRequest } from '../../transport';
-import { leadLocator } from './fields';
+import { leadLocatorWithEmail } from './fields';
+import { resolveLeadId } from './leadsByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
-	{ ...leadLocator, description: 'The lead to push to the CRM configured for the account' },
+	{
+		...leadLocatorWithEmail,
+		description: 'The lead to push to the CRM configured for the account',
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -21,7 +24,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
+		const leadId = await resolveLeadId.call(this, itemIndex);
 		const result = await apiRequest.call(this, 'POST', `/v1/leads/${leadId}/sync-crm`, {
 			itemIndex,
 		});

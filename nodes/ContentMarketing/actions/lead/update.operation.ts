@@ -8,17 +8,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readCustomFields } from '../helpers/customFields';
 import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../helpers/locator';
 import { invalidField } from '../../helpers/itemErrors';
 import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation';
 import { readOptionalText } from '../../helpers/values';
 import { LEAD_STATUSES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
-import { customFieldsOptions, leadLocator, statusOptions, UNASSIGN } from './fields';
+import { customFieldsOptions, leadLocatorWithEmail, statusOptions, UNASSIGN } from './fields';
+import { resolveLeadId } from './leadsByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
-	{ ...leadLocator, description: 'The lead to update' },
+	{ ...leadLocatorWithEmail, description: 'The lead to update' },
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -100,12 +100,12 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const leadId = getLocatorId.call(this, 'leadId', itemIndex, 'lead', 'Lead');
 		const body = updateBody.call(
 			this,
 			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
 			itemIndex,
 		);
+		const leadId = await resolveLeadId.call(this, itemIndex);
 		return await apiRequest.call(this, 'PATCH', `/v1/leads/${leadId}`, { body, itemIndex });
 	});
 }

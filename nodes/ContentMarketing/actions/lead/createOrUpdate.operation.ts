@@ -1,0 +1,392 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { readCustomFields } from '../helpers/customFields';
+import { collectionLabels } from '../helpers/descriptions';
+import { asNodeError, forEachItem } from '../../helpers/items';
+import { withItem } from '../../helpers/itemErrors';
+import {
+	assertCollectionFilled,
+	assertEmail,
+	assertEnum,
+	assertId,
+	assertMaxLength,
+} from '../../helpers/validation';
+import { isObject, readOptionalText } from '../../helpers/values';
+import { LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
+import { apiRequest } from '../../transport';
+import { customFieldsOptions, sourceChannelOptions, statusOptions, UNASSIGN } from './fields';
+import { emailKey, leadsWithEmail } from './leadsByEmail';
+import type { OperationExample } from '../types';
+
+/** What Options › Fields the Service Cannot Update does with such a field on an existing lead. */
+const UNCHANGEABLE_HANDLING = ['report', 'error'] as const;
+type UnchangeableHandling = (typeof UNCHANGEABLE_HANDLING)[number];
+
+const properties: INodeProperties[] = [
+	{
+		// GET /v1/leads?q= and POST are separate calls and e-mails are not unique at the service (docs/api-contract.md §4, §5).
+		displayName:
+			'Looks the lead up by e-mail (exact, case aside): creates it when none has it, otherwise updates the most recently created one. Items of one run with the same e-mail share one lead. Two executions creating the same new e-mail at the same moment can still make two leads: the service does not keep e-mails unique.',
+		name: 'createOrUpdateNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description:
+			'E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case do not matter',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Assigned To Name or ID',
+				name: 'assigned_to',
+				type: 'options',
+				// An empty value until a user is picked: without this n8n's editor marks the just-added field
+				// red ("The value "" is not supported!"); the ID is still checked before any request.
+				allowArbitraryValues: true,
+				typeOptions: { loadOptionsMethod: 'getAssignees' },
+				default: '',
+				description:
+					'The user the lead is assigned to, or "Nobody" to remove the assignment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Company',
+				name: 'company',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Analytical Engines',
+				description: 'Set when the lead is created; the service cannot change it later',
+			},
+			...customFieldsOptions,
+			{
+				displayName: 'Job Title',
+				name: 'job_title',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. CTO',
+				description: 'Set when the lead is created; the service cannot change it later',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ada Lovelace',
+				description: 'Set when the lead is created; the service cannot change it later',
+			},
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				placeholder: 'e.g. Asked for a demo next week',
+				description: 'Internal notes on the lead; empty clears them',
+			},
+			{
+				displayName: 'Source Channel',
+				name: 'source_channel',
+				type: 'options',
+				options: sourceChannelOptions,
+				default: 'import',
+				description:
+					'Where the lead came from. Set when the lead is created; the service cannot change it later.',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: statusOptions,
+				default: 'new',
+				description: 'Also applied to a lead this creates (right after creating it)',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Fields the Service Cannot Update',
+				name: 'unchangeableFields',
+				type: 'options',
+				default: 'report',
+				description:
+					'What to do when the lead exists and Name, Company, Job Title or Source Channel differ from its values: the service sets these only when it creates a lead',
+				options: [
+					{
+						name: 'Update the Rest and List Them',
+						value: 'report',
+						description:
+							'The other fields are updated; the output lists each field that was not, with its value and the reason, under not_updated',
+					},
+					{
+						name: 'Fail the Item',
+						value: 'error',
+						description:
+							'Nothing is changed for the item and its error names the fields (with Continue On Fail the other items go on)',
+					},
+				],
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['createOrUpdate'] } },
+	properties,
+);
+
+const FIELD_NAMES = collectionLabels(properties, 'additionalFields');
+const OPTION_NAMES = collectionLabels(properties, 'options');
+
+/** The fields only POST /v1/leads takes (docs/api-contract.md §5), in the order errors name them. */
+const CREATE_ONLY = ['name', 'company', 'job_title', 'source_channel'] as const;
+type CreateOnlyField = (typeof CREATE_ONLY)[number];
+
+/** One item's input, read and validated before any request. */
+interface UpsertInput {
+	email: string;
+	/** Name, company, job title, source channel: sent on create, compared on update. */
+	createOnly: Partial<Record<CreateOnlyField, string>>;
+	customFields?: IDataObject;
+	/** Status, assignee, notes: the fields PATCH takes besides custom fields. */
+	patch: IDataObject;
+	unchangeable: UnchangeableHandling;
+}
+
+function readInput(this: IExecuteFunctions, itemIndex: number): UpsertInput {
+	const email = assertEmail.call(
+		this,
+		this.getNodeParameter('email', itemIndex),
+		'Email',
+		itemIndex,
+	);
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const createOnly: UpsertInput['createOnly'] = {};
+	for (const key of ['name', 'company', 'job_title'] as const) {
+		// Left empty, the field is not sent; anything but text (e.g. an object by expression) is refused.
+		const text = readOptionalText.call(this, fields[key], FIELD_NAMES[key], itemIndex);
+		if (text !== undefined)
+			createOnly[key] = assertMaxLength.call(this, text, 200, FIELD_NAMES[key], itemIndex);
+	}
+	if (fields.source_channel !== undefined) {
+		createOnly.source_channel = assertEnum.call(
+			this,
+			fields.source_channel,
+			SOURCE_CHANNELS,
+			FIELD_NAMES.source_channel,
+			itemIndex,
+		);
+	}
+	const patch: IDataObject = {};
+	if (fields.status !== undefined)
+		patch.status = assertEnum.call(
+			this,
+			fields.status,
+			LEAD_STATUSES,
+			FIELD_NAMES.status,
+			itemIndex,
+		);
+	if (fields.assigned_to !== undefined) {
+		patch.assigned_to =
+			fields.assigned_to === UNASSIGN
+				? null
+				: assertId.call(this, fields.assigned_to, 'user', FIELD_NAMES.assigned_to, itemIndex);
+	}
+	if (fields.notes !== undefined) {
+		const notes = readOptionalText.call(this, fields.notes, FIELD_NAMES.notes, itemIndex);
+		patch.notes =
+			notes === undefined
+				? null
+				: assertMaxLength.call(this, notes, 10_000, FIELD_NAMES.notes, itemIndex);
+	}
+	const customFields = readCustomFields.call(this, fields, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as unknown;
+	let unchangeable: UnchangeableHandling = 'report';
+	if (isObject(options) && options.unchangeableFields !== undefined) {
+		assertCollectionFilled.call(
+			this,
+			{ unchangeableFields: options.unchangeableFields },
+			OPTION_NAMES,
+			itemIndex,
+			'option',
+		);
+		unchangeable = assertEnum.call<
+			IExecuteFunctions,
+			[unknown, readonly UnchangeableHandling[], string, number],
+			UnchangeableHandling
+		>(
+			this,
+			options.unchangeableFields,
+			UNCHANGEABLE_HANDLING,
+			OPTION_NAMES.unchangeableFields,
+			itemIndex,
+		);
+	}
+	return {
+		email,
+		createOnly,
+		customFields:
+			customFields !== undefined && Object.keys(customFields).length > 0 ? customFields : undefined,
+		patch,
+		unchangeable,
+	};
+}
+
+/** A field the lead kept although the item set it. */
+interface NotUpdated {
+	field: CreateOnlyField;
+	value: string;
+	lead_value: string | null;
+	reason: string;
+}
+
+function notUpdatedFields(lead: IDataObject, input: UpsertInput): NotUpdated[] {
+	const result: NotUpdated[] = [];
+	for (const field of CREATE_ONLY) {
+		const value = input.createOnly[field];
+		const current = typeof lead[field] === 'string' ? (lead[field] as string) : null;
+		if (value === undefined || value === current) continue;
+		result.push({
+			field,
+			value,
+			lead_value: current,
+			reason: `The service sets ${FIELD_NAMES[field]} only when it creates a lead; an existing lead's cannot be changed`,
+		});
+	}
+	return result;
+}
+
+/** What one item did: the lead as it is now, and whether the node created it. */
+interface Upserted {
+	lead: IDataObject;
+	created: boolean;
+	notUpdated: NotUpdated[];
+}
+
+async function createLead(
+	this: IExecuteFunctions,
+	input: UpsertInput,
+	itemIndex: number,
+): Promise<Upserted> {
+	const body: IDataObject = { email: input.email, ...input.createOnly };
+	if (input.customFields !== undefined) body.custom_fields = input.customFields;
+	// The transport sends a fresh Idempotency-Key with this POST, so a retry after a 5xx or a lost answer cannot create twice (docs/api-contract.md §8).
+	const lead = await apiRequest.call(this, 'POST', '/v1/leads', { body, itemIndex });
+	// POST takes no status, assignee or notes: they follow in a PATCH (an unassigned, note-less lead needs none of theirs).
+	const patch: IDataObject = {};
+	if (input.patch.status !== undefined && input.patch.status !== lead.status)
+		patch.status = input.patch.status;
+	if (input.patch.assigned_to !== undefined && input.patch.assigned_to !== null)
+		patch.assigned_to = input.patch.assigned_to;
+	if (input.patch.notes !== undefined && input.patch.notes !== null)
+		patch.notes = input.patch.notes;
+	if (Object.keys(patch).length === 0) return { lead, created: true, notUpdated: [] };
+	try {
+		const updated = await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
+			body: patch,
+			itemIndex,
+		});
+		return { lead: updated, created: true, notUpdated: [] };
+	} catch (error) {
+		const nodeError = asNodeError(this.getNode(), error, itemIndex);
+		const note = `The lead ${String(lead.id)} was created; setting its ${Object.keys(patch).join(', ')} failed: run the node again to update it.`;
+		nodeError.description = [nodeError.description, note].filter(Boolean).join(' · ');
+		throw nodeError;
+	}
+}
+
+async function updateLead(
+	this: IExecuteFunctions,
+	lead: IDataObject,
+	input: UpsertInput,
+	itemIndex: number,
+): Promise<Upserted> {
+	const notUpdated = notUpdatedFields(lead, input);
+	if (notUpdated.length > 0 && input.unchangeable === 'error') {
+		const names = notUpdated.map(({ field }) => FIELD_NAMES[field]).join(', ');
+		throw new NodeOperationError(
+			this.getNode(),
+			withItem(
+				`${names}: the service cannot change ${notUpdated.length === 1 ? 'this field' : 'these fields'} of the existing lead ${String(lead.id)}`,
+				itemIndex,
+			),
+			{
+				itemIndex,
+				description: `${notUpdated.map(({ field, value, lead_value }) => `${FIELD_NAMES[field]}: the lead has ${lead_value === null ? 'none' : `"${lead_value}"`}, the item "${value}"`).join('; ')}. Nothing was changed for this item. Leave these fields out for existing leads, or set Options › Fields the Service Cannot Update to list them in the output instead.`,
+			},
+		);
+	}
+	const patch: IDataObject = { ...input.patch };
+	if (input.customFields !== undefined) patch.custom_fields = input.customFields;
+	const updated =
+		Object.keys(patch).length === 0
+			? lead
+			: await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
+					body: patch,
+					itemIndex,
+				});
+	return { lead: updated, created: false, notUpdated };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	// Items with the same e-mail run one after the other, each after the previous one's lead: one run never creates a lead twice.
+	const byEmail = new Map<string, Promise<Upserted>>();
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const input = readInput.call(this, itemIndex);
+		const key = emailKey(input.email);
+		const previous = byEmail.get(key);
+		const upsert = (async (): Promise<Upserted> => {
+			const earlier = previous && (await previous.catch(() => undefined));
+			const [lead] = earlier
+				? [earlier.lead]
+				: await leadsWithEmail.call(this, input.email, itemIndex, 1);
+			return lead === undefined
+				? await createLead.call(this, input, itemIndex)
+				: await updateLead.call(this, lead, input, itemIndex);
+		})();
+		byEmail.set(key, upsert);
+		const { lead, created, notUpdated } = await upsert;
+		return { ...lead, created, not_updated: notUpdated as unknown as IDataObject[] };
+	});
+}
+
+/** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
+export const example: OperationExample = {
+	// The second item finds the lead the first created: the output shows both outcomes and a field not updated.
+	parameters: () => ({
+		email: 'schema.upsert@example.com',
+		additionalFields: {
+			name: 'Grace',
+			company: '={{ $json.company }}',
+			job_title: 'CTO',
+			source_channel: 'import',
+			status: 'contacted',
+		},
+	}),
+	input: () => [{ company: 'Example' }, { company: 'Example Two' }],
+};
