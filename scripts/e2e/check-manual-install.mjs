@@ -2,7 +2,7 @@
 //
 //   node scripts/e2e/check-manual-install.mjs
 //
-// 1. `npm pack` of the built package; the README's manual-install code block (under "Install in n8n"),
+// 1. `npm pack` of the built package; the README's manual-install code block (under "Installation"),
 //    with the tarball's path in place of the package name, run by bash in a fresh home folder (a temporary
 //    folder outside the project: npm installs into the nearest folder up with a package.json) with the npm
 //    of each Node line n8n 2.8.4 and 2.41.3 run on: Node 20 (npm 10; end of life since 2026-04-30, still
@@ -52,8 +52,8 @@ const RELEASES = [
 
 /** The README's manual-install code block: the first fenced block after "**Manual install**". */
 export function readmeInstallBlock(markdown = fs.readFileSync(README, 'utf8')) {
-	const section = markdown.split(/^## /m).find((part) => part.startsWith('Install in n8n'));
-	assert.ok(section, 'README.md has a section "## Install in n8n"');
+	const section = markdown.split(/^## /m).find((part) => part.startsWith('Installation'));
+	assert.ok(section, 'README.md has a section "## Installation"');
 	const after = section.slice(section.indexOf('**Manual install**'));
 	const block = /```(?:bash|sh|shell)?\n([\s\S]*?)```/.exec(after);
 	assert.ok(

@@ -1,4 +1,4 @@
-// Requests of different items in flight together (README "Rate limits and retries"): output order and
+// Requests of different items in flight together (docs/performance.md): output order and
 // pairing, Continue On Fail, the stop at the first failure, a 429 storm pausing every sender, a fault soak
 // with exactly one lead per item, Sync Many to CRM batches and uploads. A proxy (parallel-proxy.ts) holds
 // the requests for random times and records what arrived when.

@@ -67,7 +67,7 @@ export type TaskOutcome<T> = { value: T } | { error: unknown } | undefined;
 
 /**
  * Runs `task(0)` … `task(count - 1)`, started in order, as many at once as the execution's adaptive limit
- * allows (docs/api-contract.md §9; see README "Rate limits and retries"). With `stopOnError`, no task
+ * allows (docs/api-contract.md §9; docs/performance.md). With `stopOnError`, no task
  * starts after one failed; tasks already running finish. Cancelling the execution stops new starts at once.
  */
 export async function runInParallel<T>(

@@ -40,7 +40,7 @@ export function leadOf(event: DeliveredEvent): IDataObject | undefined {
 export function passesFilters(
 	lead: IDataObject,
 	filters: LeadFilters,
-	previousStatus?: unknown,
+	previousStatus: unknown,
 ): boolean {
 	if (filters.statuses.length > 0 && !filters.statuses.includes(String(lead.status))) return false;
 	if (

@@ -112,7 +112,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return acknowledge(event, 'event type not subscribed');
 	const lead = leadOf(event);
 	if (lead === undefined) return refuse.call(this, 400, 'invalid_payload');
-	if (!passesFilters(lead, leadFilters.call(this))) return acknowledge(event, 'filtered out');
+	if (!passesFilters(lead, leadFilters.call(this), event.data.previous_status))
+		return acknowledge(event, 'filtered out');
 
 	// Also on a duplicate: the journal goes back into static data when the stored one lacks some of
 	// it (a save another call overwrote), so that the other processes see it again.

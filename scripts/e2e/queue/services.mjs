@@ -31,7 +31,11 @@ function which(command) {
 }
 
 function run(command, args, options = {}) {
-	const res = spawnSync(command, args, { encoding: 'utf8', ...options });
+	const res = spawnSync(command, args, {
+		encoding: 'utf8',
+		maxBuffer: 256 * 1024 * 1024,
+		...options,
+	});
 	if (res.status !== 0) {
 		throw new Error(
 			`${command} ${args.join(' ')} exited with ${res.status ?? res.signal}\n${(res.stdout ?? '') + (res.stderr ?? '')}`.trim(),
