@@ -292,7 +292,7 @@ try {
 			);
 			assert(
 				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,
-				`the trigger lost ${trigger.lost - trigger.lostToStartup} events: ${trigger.lostAnswered.slice(0, 5).join('; ')}`,
+				`the trigger lost ${trigger.lost - trigger.lostToStartup} events: ${trigger.lostAnswers.slice(0, 5).join('; ')}; ${trigger.lostAnswered.slice(0, 3).join('; ')}`,
 			);
 			return {
 				detail: `trigger: lost ${trigger.lost - trigger.lostToStartup} (+${trigger.lostToStartup} to n8n's start-up 200), twice ${trigger.twice}/${trigger.events}; Webhook node: lost ${webhookNode.lost - webhookNode.lostToStartup} (+${webhookNode.lostToStartup}), twice ${webhookNode.twice}/${webhookNode.events}`,

@@ -71,8 +71,14 @@ export async function waitForExecutionsSettled(list, { quietMs = 4000, timeoutMs
 export function eventFigures(log, executions) {
 	const events = new Map();
 	for (const d of log) {
-		const event = events.get(d.event_id) ?? { attempts: 0, acked: undefined, startup: 0 };
+		const event = events.get(d.event_id) ?? {
+			attempts: 0,
+			acked: undefined,
+			startup: 0,
+			answers: [],
+		};
 		event.attempts++;
+		event.answers.push(`${d.attempt}: ${d.status_code ?? d.error}`);
 		if (d.status_code === 200 && STARTING_UP.test(d.response_excerpt ?? '')) event.startup++;
 		if (d.ok && event.acked === undefined) event.acked = d;
 		events.set(d.event_id, event);
@@ -95,6 +101,8 @@ export function eventFigures(log, executions) {
 		lost: 0,
 		lostToStartup: 0,
 		lostAnswered: [],
+		/** Each lost event with the answer to each of its attempts, for the failure message. */
+		lostAnswers: [],
 		neverAcknowledged: 0,
 		twice: 0,
 		extraRuns: 0,
@@ -107,6 +115,7 @@ export function eventFigures(log, executions) {
 		}
 		if (count > 0) continue;
 		figures.lost++;
+		figures.lostAnswers.push(`${id} (${event.answers.join(', ')})`);
 		if (event.acked === undefined) figures.neverAcknowledged++;
 		else if (STARTING_UP.test(event.acked.response_excerpt ?? '')) figures.lostToStartup++;
 		else

@@ -581,6 +581,12 @@ try {
 						` JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId}'` +
 						` AND d.data LIKE '%queue-fault-${run}-%' ORDER BY e.id`,
 				);
+			const streamStatuses = () =>
+				postgres.query(
+					`SELECT e.status, d.data LIKE '%queue-fault-${run}-%' AS ours, count(*) AS n FROM execution_entity e` +
+						` LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${WORKFLOW_IDS.trigger}'` +
+						` AND e."createdAt" >= to_timestamp(${Math.floor(t0 / 1000)}) GROUP BY 1, 2`,
+				);
 			const trigger = eventFigures(
 				log.filter((d) => d.endpoint_id === endpoint.id),
 				ofStream(WORKFLOW_IDS.trigger),
@@ -602,7 +608,7 @@ try {
 			});
 			assert(
 				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,
-				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswered.slice(0, 5).join('; ')}`,
+				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswers.slice(0, 5).join('; ')}; ${trigger.lostAnswered.slice(0, 3).join('; ')}; executions of the stream by status, with and without its leads in their data: ${JSON.stringify(streamStatuses())}`,
 			);
 			return {
 				detail: `${happened.join(', ')}; trigger lost ${trigger.lost} (${trigger.lostToStartup} to n8n's start-up 200), twice ${trigger.twice}/${trigger.events}; Webhook node lost ${other.lost}, twice ${other.twice}/${other.events}`,
