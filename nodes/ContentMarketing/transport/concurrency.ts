@@ -28,9 +28,10 @@ export interface Sent {
 /**
  * The number of requests in flight, adapted to the service's answers (AIMD with a latency signal, like
  * TCP congestion control): +1 per quick 2xx answer until the first decrease (doubling per round trip),
- * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 on an answer
- * slower than 2 × the fastest recent one + 100 ms. One decrease per round trip: answers to requests sent
- * before the last decrease do not decrease again. Never above the cap, never below 1.
+ * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 after a round trip
+ * whose fastest 2xx answer was slower than 2 × the fastest recent one + 100 ms. One decrease per round
+ * trip: answers to requests sent before the last decrease do not decrease again. Never above the cap,
+ * never below 1.
  *
  * A 429 also pauses every sender until its Retry-After has passed (docs/api-contract.md §9): the limit
  * is per API key, so one sender's 429 is everyone's.
@@ -45,6 +46,9 @@ export class AdaptiveLimit {
 	private minRtt = Number.POSITIVE_INFINITY;
 	private windowMinRtt = Number.POSITIVE_INFINITY;
 	private windowCount = 0;
+	/** The round trip being timed ends with the first answer to a request sent from this sequence on. */
+	private roundEndSequence = 0;
+	private roundFastest = Number.POSITIVE_INFINITY;
 	private pause: Promise<void> | undefined;
 	private pauseEnds = 0;
 
@@ -119,9 +123,17 @@ export class AdaptiveLimit {
 		const latency = Date.now() - request.at;
 		if (kind === 'ok') {
 			this.observeRtt(latency);
-			if (latency > SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS)
-				this.decrease(request, DECREASE_SLOW);
-			else this.increase();
+			const slow = SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS;
+			// Judged on a round trip's fastest answer: a service that slows down delays every answer, while
+			// a pause of this process (garbage collection, a busy host) delays only the answers it holds up.
+			if (request.sequence >= this.roundEndSequence) {
+				if (Number.isFinite(this.roundFastest) && this.roundFastest > slow)
+					this.decrease(request, DECREASE_SLOW);
+				this.roundEndSequence = this.sequence;
+				this.roundFastest = Number.POSITIVE_INFINITY;
+			}
+			this.roundFastest = Math.min(this.roundFastest, latency);
+			if (latency <= slow) this.increase();
 			return;
 		}
 		this.decrease(request, kind === 'rate_limited' ? DECREASE_RATE_LIMITED : DECREASE_ERROR);
