@@ -89,3 +89,16 @@ test('acquire waits while a Retry-After pause is on; a cancelled execution stops
 	await expect(waiting).rejects.toThrow(ManualExecutionCancelledError);
 	expect(limit.active).toBe(0);
 });
+
+test('requests waiting for a slot stop at once when the execution is cancelled; the others keep theirs', async () => {
+	const limit = new AdaptiveLimit(1);
+	const controller = new AbortController();
+	await limit.acquire(controller.signal);
+	const cancelled = [limit.acquire(controller.signal), limit.acquire(controller.signal)];
+	const other = limit.acquire();
+	controller.abort(new Error('cancelled'));
+	for (const waiting of cancelled) await expect(waiting).rejects.toThrow('cancelled');
+	limit.release();
+	await other;
+	expect(limit.active).toBe(1);
+});

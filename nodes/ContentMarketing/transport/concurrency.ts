@@ -25,6 +25,13 @@ export interface Sent {
 	at: number;
 }
 
+/** A request waiting for a slot of the limit. */
+interface Waiter {
+	signal?: AbortSignal;
+	grant(): void;
+	cancel(reason: unknown): void;
+}
+
 /**
  * The number of requests in flight, adapted to the service's answers (AIMD with a latency signal, like
  * TCP congestion control): +1 per quick 2xx answer until the first decrease (doubling per round trip),
@@ -40,7 +47,9 @@ export class AdaptiveLimit {
 	private limit = INITIAL_LIMIT;
 	private slowStartUntil = Number.POSITIVE_INFINITY;
 	private inFlight = 0;
-	private readonly waiters: Array<() => void> = [];
+	private readonly waiters: Waiter[] = [];
+	/** The signals this limit listens to: one abort listener each, however many requests wait. */
+	private readonly watched = new WeakSet<AbortSignal>();
 	private sequence = 0;
 	private lastDecreaseSequence = -1;
 	private minRtt = Number.POSITIVE_INFINITY;
@@ -84,20 +93,22 @@ export class AdaptiveLimit {
 				this.inFlight++;
 				return;
 			}
+			// Adding and removing an abort listener for each waiting request costs more than the rest of
+			// its wait, and every item waits once the limit is reached.
+			if (signal !== undefined && !this.watched.has(signal)) {
+				this.watched.add(signal);
+				signal.addEventListener('abort', () => this.cancelWaiters(signal), { once: true });
+			}
 			// `wake` takes the slot for the waiter before it resolves, so no other caller can take it first.
 			await new Promise<void>((resolve, reject) => {
-				const waiter = () => {
-					signal?.removeEventListener('abort', onAbort);
-					this.inFlight++;
-					resolve();
-				};
-				const onAbort = () => {
-					const index = this.waiters.indexOf(waiter);
-					if (index >= 0) this.waiters.splice(index, 1);
-					reject(signal?.reason ?? new Error('aborted'));
-				};
-				this.waiters.push(waiter);
-				signal?.addEventListener('abort', onAbort, { once: true });
+				this.waiters.push({
+					signal,
+					grant: () => {
+						this.inFlight++;
+						resolve();
+					},
+					cancel: reject,
+				});
 			});
 			return;
 		}
@@ -186,7 +197,15 @@ export class AdaptiveLimit {
 
 	private wake(): void {
 		while (this.waiters.length > 0 && this.pause === undefined && this.inFlight < this.current) {
-			this.waiters.shift()?.();
+			this.waiters.shift()?.grant();
+		}
+	}
+
+	private cancelWaiters(signal: AbortSignal): void {
+		const reason: unknown = signal.reason ?? new Error('aborted');
+		for (const waiter of this.waiters.filter((w) => w.signal === signal)) {
+			this.waiters.splice(this.waiters.indexOf(waiter), 1);
+			waiter.cancel(reason);
 		}
 	}
 }
