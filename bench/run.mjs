@@ -198,6 +198,7 @@ async function figuresAtoD() {
 				await new Promise((resolve) => setTimeout(resolve, 200));
 			}
 			fs.renameSync(path.join(dir, file), path.join(dir, `${label}.cpuprofile`));
+			if (label === 'between-runs') fs.rmSync(path.join(dir, `${label}.cpuprofile`));
 		};
 		const opts = { userFolder, env };
 		await importJson(
@@ -305,6 +306,8 @@ async function figuresAtoD() {
 						await latency(lat);
 						const items = emails(N, `${variant}${round}x`);
 						await idle(n8n.pid);
+						// A profile holds one run and the work n8n does after its webhook answered, nothing else.
+						if (variant !== 'raw') await dumpProfile(`between-runs`);
 						const cpuBefore = cpuMs(n8n.pid);
 						const sandboxBefore = process.cpuUsage();
 						const { ms } =
@@ -322,7 +325,10 @@ async function figuresAtoD() {
 							throw new Error(`A ${variant} at ${lat} ms created ${count} leads, not ${N}`);
 						perItem[variant] = ms / N;
 						times[variant].push(ms / N);
-						if (variant !== 'raw') await dumpProfile(`A-${lat}ms-${variant}-round${round + 1}`);
+						if (variant !== 'raw') {
+							await idle(n8n.pid);
+							await dumpProfile(`A-${lat}ms-${variant}-round${round + 1}`);
+						}
 					}
 					ratios.push(perItem.node / perItem.http);
 					log(
