@@ -1,10 +1,15 @@
 // Self time of a --cpu-prof profile grouped by where the code lives (our node, n8n-core, n8n-workflow,
 // axios/follow-redirects, the sandbox, Node internals...), then the top functions.
+//   node bench/profile-summary.mjs .tmp/prof/A-0ms-node-round1.cpuprofile (BENCH_PROFILE=.tmp/prof npm run bench)
 //   node bench/profile-summary.mjs .tmp/prof/CPU.*.cpuprofile
 import fs from 'node:fs';
 
 const groups = [
-	['our node (dist/nodes)', /\/dist\/nodes\//],
+	// Our package's built code, in the project (harness) or installed in n8n; not n8n-nodes-base's dist/nodes.
+	['our node (dist/nodes/ContentMarketing)', /\/dist\/(nodes\/ContentMarketing|credentials)\//],
+	['n8n-nodes-base (Webhook, Split Out, HTTP Request)', /n8n-nodes-base\//],
+	['n8n database (typeorm, sqlite)', /(@n8n\/typeorm|sqlite3|@n8n\/db)\//],
+	['profiler (bench/cpu-profile-preload.cjs)', /^node:inspector$|cpu-profile-preload/],
 	['sandbox', /\/sandbox\/src\//],
 	['n8n-core', /n8n-core\//],
 	['n8n-workflow', /n8n-workflow\//],

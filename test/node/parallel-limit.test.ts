@@ -2,6 +2,7 @@
 // multiplicative decrease once per round trip, the cap, and the pause every sender waits for after a 429.
 import { ManualExecutionCancelledError } from 'n8n-workflow';
 
+import type { Sent } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 import { AdaptiveLimit } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 import { sleepUnlessCancelled } from '../../dist/nodes/ContentMarketing/transport/wait';
 
@@ -45,6 +46,25 @@ test('a 5xx or broken connection decreases by a quarter; the limit never goes be
 	expect(limit.current).toBe(1);
 });
 
+test('a round trip whose fastest answer is slow decreases by a tenth; one slow answer among quick ones does not', () => {
+	const limit = new AdaptiveLimit(64);
+	for (let round = 0; round < 5; round++) okRound(limit);
+	expect(limit.current).toBe(64);
+	// Answered a second after it was sent: slower than twice the fastest answer (0 ms here) + 100 ms.
+	const late = (request: Sent): Sent => ({ ...request, at: request.at - 1_000 });
+	const mixed = Array.from({ length: 64 }, () => limit.sent());
+	limit.answered(late(mixed[0]), 'ok');
+	for (const request of mixed.slice(1)) limit.answered(request, 'ok');
+	okRound(limit);
+	expect(limit.current).toBe(64);
+	const slow = Array.from({ length: 64 }, () => limit.sent());
+	for (const request of slow) limit.answered(late(request), 'ok');
+	expect(limit.current).toBe(64);
+	// The first answer of the next round trip closes the slow one.
+	limit.answered(limit.sent(), 'ok');
+	expect(limit.current).toBe(57);
+});
+
 test('the cap 1 keeps one request in flight; a second acquire waits for the release', async () => {
 	const limit = new AdaptiveLimit(1);
 	await limit.acquire();
@@ -68,4 +88,17 @@ test('acquire waits while a Retry-After pause is on; a cancelled execution stops
 	controller.abort();
 	await expect(waiting).rejects.toThrow(ManualExecutionCancelledError);
 	expect(limit.active).toBe(0);
+});
+
+test('requests waiting for a slot stop at once when the execution is cancelled; the others keep theirs', async () => {
+	const limit = new AdaptiveLimit(1);
+	const controller = new AbortController();
+	await limit.acquire(controller.signal);
+	const cancelled = [limit.acquire(controller.signal), limit.acquire(controller.signal)];
+	const other = limit.acquire();
+	controller.abort(new Error('cancelled'));
+	for (const waiting of cancelled) await expect(waiting).rejects.toThrow('cancelled');
+	limit.release();
+	await other;
+	expect(limit.active).toBe(1);
 });

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
 import type { NodeContext } from './itemErrors';
@@ -149,4 +149,30 @@ export function readObject(
 		);
 	}
 	return parsed;
+}
+
+// Per execution, whether a collection parameter is left empty in the node (no field added, no expression).
+const emptyCollections = new WeakMap<object, Map<string, boolean>>();
+
+/**
+ * A collection parameter (Additional Fields) of an item. One the node leaves empty is `{}` for every item,
+ * so n8n is not asked to evaluate it item by item (its evaluation is most of a parameter read's cost).
+ */
+export function readCollection(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): IDataObject {
+	let known = emptyCollections.get(this);
+	if (known === undefined) {
+		known = new Map();
+		emptyCollections.set(this, known);
+	}
+	let empty = known.get(name);
+	if (empty === undefined) {
+		const raw = this.getNodeParameter(name, 0, {}, { rawExpressions: true }) as unknown;
+		empty = isObject(raw) && Object.keys(raw).length === 0;
+		known.set(name, empty);
+	}
+	return empty ? {} : (this.getNodeParameter(name, itemIndex, {}) as IDataObject);
 }

@@ -25,12 +25,20 @@ export interface Sent {
 	at: number;
 }
 
+/** A request waiting for a slot of the limit. */
+interface Waiter {
+	signal?: AbortSignal;
+	grant(): void;
+	cancel(reason: unknown): void;
+}
+
 /**
  * The number of requests in flight, adapted to the service's answers (AIMD with a latency signal, like
  * TCP congestion control): +1 per quick 2xx answer until the first decrease (doubling per round trip),
- * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 on an answer
- * slower than 2 × the fastest recent one + 100 ms. One decrease per round trip: answers to requests sent
- * before the last decrease do not decrease again. Never above the cap, never below 1.
+ * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 after a round trip
+ * whose fastest 2xx answer was slower than 2 × the fastest recent one + 100 ms. One decrease per round
+ * trip: answers to requests sent before the last decrease do not decrease again. Never above the cap,
+ * never below 1.
  *
  * A 429 also pauses every sender until its Retry-After has passed (docs/api-contract.md §9): the limit
  * is per API key, so one sender's 429 is everyone's.
@@ -39,12 +47,17 @@ export class AdaptiveLimit {
 	private limit = INITIAL_LIMIT;
 	private slowStartUntil = Number.POSITIVE_INFINITY;
 	private inFlight = 0;
-	private readonly waiters: Array<() => void> = [];
+	private readonly waiters: Waiter[] = [];
+	/** The signals this limit listens to: one abort listener each, however many requests wait. */
+	private readonly watched = new WeakSet<AbortSignal>();
 	private sequence = 0;
 	private lastDecreaseSequence = -1;
 	private minRtt = Number.POSITIVE_INFINITY;
 	private windowMinRtt = Number.POSITIVE_INFINITY;
 	private windowCount = 0;
+	/** The round trip being timed ends with the first answer to a request sent from this sequence on. */
+	private roundEndSequence = 0;
+	private roundFastest = Number.POSITIVE_INFINITY;
 	private pause: Promise<void> | undefined;
 	private pauseEnds = 0;
 
@@ -80,20 +93,22 @@ export class AdaptiveLimit {
 				this.inFlight++;
 				return;
 			}
+			// Adding and removing an abort listener for each waiting request costs more than the rest of
+			// its wait, and every item waits once the limit is reached.
+			if (signal !== undefined && !this.watched.has(signal)) {
+				this.watched.add(signal);
+				signal.addEventListener('abort', () => this.cancelWaiters(signal), { once: true });
+			}
 			// `wake` takes the slot for the waiter before it resolves, so no other caller can take it first.
 			await new Promise<void>((resolve, reject) => {
-				const waiter = () => {
-					signal?.removeEventListener('abort', onAbort);
-					this.inFlight++;
-					resolve();
-				};
-				const onAbort = () => {
-					const index = this.waiters.indexOf(waiter);
-					if (index >= 0) this.waiters.splice(index, 1);
-					reject(signal?.reason ?? new Error('aborted'));
-				};
-				this.waiters.push(waiter);
-				signal?.addEventListener('abort', onAbort, { once: true });
+				this.waiters.push({
+					signal,
+					grant: () => {
+						this.inFlight++;
+						resolve();
+					},
+					cancel: reject,
+				});
 			});
 			return;
 		}
@@ -119,9 +134,17 @@ export class AdaptiveLimit {
 		const latency = Date.now() - request.at;
 		if (kind === 'ok') {
 			this.observeRtt(latency);
-			if (latency > SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS)
-				this.decrease(request, DECREASE_SLOW);
-			else this.increase();
+			const slow = SLOW_FACTOR * this.minRtt + SLOW_SLACK_MS;
+			// Judged on a round trip's fastest answer: a service that slows down delays every answer, while
+			// a pause of this process (garbage collection, a busy host) delays only the answers it holds up.
+			if (request.sequence >= this.roundEndSequence) {
+				if (Number.isFinite(this.roundFastest) && this.roundFastest > slow)
+					this.decrease(request, DECREASE_SLOW);
+				this.roundEndSequence = this.sequence;
+				this.roundFastest = Number.POSITIVE_INFINITY;
+			}
+			this.roundFastest = Math.min(this.roundFastest, latency);
+			if (latency <= slow) this.increase();
 			return;
 		}
 		this.decrease(request, kind === 'rate_limited' ? DECREASE_RATE_LIMITED : DECREASE_ERROR);
@@ -174,7 +197,15 @@ export class AdaptiveLimit {
 
 	private wake(): void {
 		while (this.waiters.length > 0 && this.pause === undefined && this.inFlight < this.current) {
-			this.waiters.shift()?.();
+			this.waiters.shift()?.grant();
+		}
+	}
+
+	private cancelWaiters(signal: AbortSignal): void {
+		const reason: unknown = signal.reason ?? new Error('aborted');
+		for (const waiter of this.waiters.filter((w) => w.signal === signal)) {
+			this.waiters.splice(this.waiters.indexOf(waiter), 1);
+			waiter.cancel(reason);
 		}
 	}
 }

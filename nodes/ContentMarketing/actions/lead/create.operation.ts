@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readCustomFields } from '../helpers/customFields';
 import { forEachItem } from '../../helpers/items';
 import { assertEmail, assertEnum, assertMaxLength } from '../../helpers/validation';
-import { readOptionalText } from '../../helpers/values';
+import { readCollection, readOptionalText } from '../../helpers/values';
 import { SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import { customFieldsOptions, sourceChannelOptions } from './fields';
@@ -93,7 +93,7 @@ export async function execute(
 		const body: IDataObject = {
 			email: assertEmail.call(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex),
 		};
-		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const additional = readCollection.call(this, 'additionalFields', itemIndex);
 		for (const [key, label] of TEXT_FIELDS) {
 			// Left empty, the field is not sent; anything but text (e.g. an object by expression) is refused.
 			const text = readOptionalText.call(this, additional[key], label, itemIndex);
