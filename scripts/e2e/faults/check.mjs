@@ -52,9 +52,9 @@ if (!isReleaseChild()) {
 
 /** Leads created per second, for how long, and when the faults strike (seconds into the stream). */
 const RATE = 8;
-const STREAM_SECONDS = 32;
-const KILLS_AT = [4, 12];
-const LOCKS_AT = [20, 27];
+const STREAM_SECONDS = 26;
+const KILLS_AT = [3, 10];
+const LOCKS_AT = [16, 22];
 const LOCK_SECONDS = 6;
 
 const TRIGGER_WORKFLOW = 'cmFaultsTrigger001';
@@ -255,7 +255,11 @@ try {
 	const log = await step(
 		'wait until the service stopped retrying (every event acknowledged or out of attempts)',
 		async () => {
-			const entries = await waitForServiceDone(sandbox, [endpoints.trigger, endpoints.webhookNode]);
+			const entries = await waitForServiceDone(
+				sandbox,
+				[endpoints.trigger, endpoints.webhookNode],
+				RATE * STREAM_SECONDS,
+			);
 			return Object.assign(entries, { detail: `${entries.length} attempts` });
 		},
 	);

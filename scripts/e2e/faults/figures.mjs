@@ -16,10 +16,15 @@ export function eventIdsIn(text) {
 }
 
 /**
- * Waits until the service stopped delivering to each endpoint: every event either acknowledged or
- * out of attempts. Returns the delivery log entries of these endpoints.
+ * Waits until the service stopped delivering `events` events to each endpoint: every one logged, and
+ * either acknowledged or out of attempts. Returns the delivery log entries of these endpoints.
  */
-export async function waitForServiceDone(sandbox, endpointIds, { timeoutMs = 240_000 } = {}) {
+export async function waitForServiceDone(
+	sandbox,
+	endpointIds,
+	events,
+	{ timeoutMs = 240_000 } = {},
+) {
 	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -34,7 +39,10 @@ export async function waitForServiceDone(sandbox, endpointIds, { timeoutMs = 240
 			state.attempts = Math.max(state.attempts, d.attempt);
 			open.set(key, state);
 		}
-		const pending = [...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt).length;
+		const pending =
+			[...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt).length +
+			endpointIds.length * events -
+			open.size;
 		if (pending === 0) return log;
 		if (Date.now() > deadline)
 			throw new Error(`the service still retries ${pending} events after ${timeoutMs / 1000} s`);
@@ -43,22 +51,23 @@ export async function waitForServiceDone(sandbox, endpointIds, { timeoutMs = 240
 }
 
 /**
- * Waits until the stored executions stop changing: none running and the same count for `quietMs`.
- * `list()` returns `[{ id, status }]`.
+ * Waits until the stored executions stop changing: the same count, and the same number still marked
+ * running, for `quietMs` (after a crash or a lost Redis job n8n can leave an execution marked running
+ * for good). `list()` returns `[{ id, status }]`.
  */
-export async function waitForExecutionsSettled(list, { quietMs = 4000, timeoutMs = 120_000 } = {}) {
+export async function waitForExecutionsSettled(list, { quietMs = 5000, timeoutMs = 120_000 } = {}) {
 	const deadline = Date.now() + timeoutMs;
-	let last = -1;
+	let last = '';
 	let since = Date.now();
 	for (;;) {
 		const rows = await list();
-		const running = rows.filter((r) => r.status === 'running').length;
-		if (rows.length !== last || running > 0) {
-			last = rows.length;
+		const state = `${rows.length} ${rows.filter((r) => r.status === 'running').length}`;
+		if (state !== last) {
+			last = state;
 			since = Date.now();
 		} else if (Date.now() - since >= quietMs) return rows;
 		if (Date.now() > deadline)
-			throw new Error(`executions still changing after ${timeoutMs / 1000} s (${running} running)`);
+			throw new Error(`executions still changing after ${timeoutMs / 1000} s (${state})`);
 		await sleep(500);
 	}
 }

@@ -86,7 +86,7 @@ const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
  */
 const ENGINE_ENV = N8N_VERSION.startsWith('2.8.') ? {} : { N8N_EXPRESSION_ENGINE: 'legacy' };
 /** The fault scenario: leads a second, for how long, and when each fault strikes (seconds in). */
-const FAULT_STREAM = { rate: 10, seconds: 30, killAt: 4, postgresAt: 12, redisAt: 21 };
+const FAULT_STREAM = { rate: 10, seconds: 24, killAt: 3, postgresAt: 9, redisAt: 16 };
 /** The burst's retries: the same five attempts after the first, 10 s to 60 s apart (at most 2.5 min). */
 const BURST_RETRIES = [10_000, 20_000, 30_000, 40_000, 60_000];
 
@@ -570,7 +570,11 @@ try {
 			}
 			await Promise.all(created);
 			const happened = await faults;
-			const log = await waitForServiceDone(sandbox, [endpoint.id, webhookNode.id]);
+			const log = await waitForServiceDone(
+				sandbox,
+				[endpoint.id, webhookNode.id],
+				FAULT_STREAM.rate * FAULT_STREAM.seconds,
+			);
 			await waitForExecutionsSettled(() =>
 				postgres.query('SELECT id, status FROM execution_entity'),
 			);
@@ -606,6 +610,10 @@ try {
 				duplicates: trigger.extraRuns,
 				lost: trigger.lost,
 			});
+			assert(
+				trigger.events === FAULT_STREAM.rate * FAULT_STREAM.seconds,
+				`${trigger.events} events reached the trigger's endpoint`,
+			);
 			assert(
 				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,
 				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswers.slice(0, 5).join('; ')}; ${trigger.lostAnswered.slice(0, 3).join('; ')}; executions of the stream by status, with and without its leads in their data: ${JSON.stringify(streamStatuses())}`,
