@@ -75,9 +75,11 @@ export async function waitForExecutionsSettled(list, { quietMs = 5000, timeoutMs
 /**
  * Figures of one workflow: `log` its endpoint's delivery attempts, `executions` its stored executions
  * `[{ id, status, data }]` (data: the stored run data text). An execution counts as started unless n8n
- * left it in status `new` (created, never run).
+ * left it in status `new` (created, never run). `failedByN8n`: ids of executions n8n stored and then
+ * failed before running them (named so in its own log, e.g. a worker that could not load the execution
+ * while PostgreSQL restarted); an acknowledged event whose only execution is one of them counts apart.
  */
-export function eventFigures(log, executions) {
+export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) {
 	const events = new Map();
 	for (const d of log) {
 		const event = events.get(d.event_id) ?? {
@@ -93,10 +95,14 @@ export function eventFigures(log, executions) {
 		events.set(d.event_id, event);
 	}
 	const runs = new Map();
+	/** Event id -> the id of a stored execution n8n failed before running it. */
+	const storedNotRun = new Map();
 	let notStarted = 0;
 	for (const execution of executions) {
 		if (execution.status === 'new') {
 			notStarted++;
+			if (failedByN8n.has(String(execution.id)))
+				for (const id of eventIdsIn(execution.data)) storedNotRun.set(id, String(execution.id));
 			continue;
 		}
 		for (const id of eventIdsIn(execution.data)) runs.set(id, (runs.get(id) ?? 0) + 1);
@@ -109,6 +115,8 @@ export function eventFigures(log, executions) {
 		startupAnswers: [...events.values()].reduce((sum, e) => sum + e.startup, 0),
 		lost: 0,
 		lostToStartup: 0,
+		/** `{ event, execution }`: acknowledged after n8n stored the execution, which n8n then failed. */
+		lostToN8nFailure: [],
 		lostAnswered: [],
 		/** Each lost event with the answer to each of its attempts, for the failure message. */
 		lostAnswers: [],
@@ -127,6 +135,8 @@ export function eventFigures(log, executions) {
 		figures.lostAnswers.push(`${id} (${event.answers.join(', ')})`);
 		if (event.acked === undefined) figures.neverAcknowledged++;
 		else if (STARTING_UP.test(event.acked.response_excerpt ?? '')) figures.lostToStartup++;
+		else if (storedNotRun.has(id))
+			figures.lostToN8nFailure.push({ event: id, execution: storedNotRun.get(id) });
 		else
 			figures.lostAnswered.push(
 				`${id} (attempt ${event.acked.attempt}: ${event.acked.response_excerpt})`,
@@ -142,7 +152,8 @@ export function describeFigures(name, f) {
 	return (
 		`${name}: ${f.events} events, ${f.attempts} attempts, ${f.executions} started executions` +
 		` (+${f.notStarted} left "new" by n8n); lost ${f.lost} (${f.lostToStartup} acknowledged by n8n's` +
-		` start-up 200, ${f.lostAnswered.length} by the node, ${f.neverAcknowledged} never acknowledged);` +
+		` start-up 200, ${f.lostToN8nFailure.length} stored by n8n and failed by it before running,` +
+		` ${f.lostAnswered.length} by the node, ${f.neverAcknowledged} never acknowledged);` +
 		` run twice ${f.twice} (${percent(f.twice, f.events)} %); start-up 200 answers ${f.startupAnswers}`
 	);
 }

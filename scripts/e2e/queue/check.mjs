@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 import { credentialsFor } from '../examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from '../install-n8n.mjs';
-import { importJson, runN8nOk } from '../n8n.mjs';
+import { importJson, ownerCookie, runN8nOk } from '../n8n.mjs';
 import { holdsJournalEntry } from '../journal.mjs';
 import { createProgress } from '../progress.mjs';
 import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
@@ -256,6 +256,47 @@ try {
 	const workerOf = (executionId) =>
 		workers.find((w) => w.output().includes(`Worker started execution ${executionId} `))?.name ??
 		'no worker';
+	/**
+	 * Executions n8n stored and failed before running (`[{ event, execution }]`): restarts the main, whose
+	 * queue recovery marks them crashed, and retries each from n8n as a user would from its Executions
+	 * list; every retry must succeed. Returns the line for the step's detail.
+	 */
+	const recoverFailedByN8n = async (failures) => {
+		if (failures.length === 0) return '';
+		const ids = failures.map((f) => f.execution);
+		const inList = ids.map((id) => `'${id}'`).join(', ');
+		await main.stop();
+		await main.start();
+		await waitFor(`n8n's queue recovery to mark executions ${ids.join(', ')} crashed`, () =>
+			postgres
+				.query(`SELECT id, status FROM execution_entity WHERE id::text IN (${inList})`)
+				.every((row) => row.status === 'crashed'),
+		);
+		const base = `http://127.0.0.1:${main.port}`;
+		const cookie = await ownerCookie(base);
+		for (const id of ids) {
+			const res = await fetch(`${base}/rest/executions/${id}/retry`, {
+				method: 'POST',
+				headers: { cookie, 'content-type': 'application/json' },
+				body: JSON.stringify({ loadWorkflow: false }),
+			});
+			assert(res.ok, `retry of execution ${id}: ${res.status} ${await res.text()}`);
+		}
+		const retried = await waitFor(
+			`the retries of executions ${ids.join(', ')} to succeed`,
+			() => {
+				const rows = postgres.query(
+					`SELECT "retryOf" FROM execution_entity WHERE "retryOf" IN (${inList}) AND status = 'success'`,
+				);
+				return rows.length >= ids.length && rows;
+			},
+			{ timeoutMs: 120_000 },
+		);
+		const line = `n8n marked the ${ids.length} it stored and failed crashed (executions ${ids.join(', ')}), and ${retried.length} retries from its Executions list ran`;
+		print(line);
+		return `; ${line}`;
+	};
+
 	const waitForRun = async (workflowId, known, timeoutMs) => {
 		const done = await waitFor(
 			`an execution of ${workflowId}`,
@@ -591,17 +632,34 @@ try {
 						` LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${WORKFLOW_IDS.trigger}'` +
 						` AND e."createdAt" >= to_timestamp(${Math.floor(t0 / 1000)}) GROUP BY 1, 2`,
 				);
+			// Executions n8n stored and then failed before running them, as its own log says (a worker that
+			// cannot load a stored execution while PostgreSQL restarts fails the job and leaves it "new").
+			const failedByN8n = new Set(
+				[main, ...workers, ...webhooks]
+					.flatMap((proc) => [
+						...proc
+							.output()
+							.matchAll(/(?:Worker errored while running|Problem with) execution (\d+)/g),
+					])
+					.map((match) => match[1]),
+			);
 			const trigger = eventFigures(
 				log.filter((d) => d.endpoint_id === endpoint.id),
 				ofStream(WORKFLOW_IDS.trigger),
+				{ failedByN8n },
 			);
 			const other = eventFigures(
 				log.filter((d) => d.endpoint_id === webhookNode.id),
 				ofStream(WORKFLOW_IDS.webhookNode),
+				{ failedByN8n },
 			);
 			await sandbox.client.api('DELETE', `/v1/webhooks/${webhookNode.id}`);
 			print(describeFigures('Content Marketing Trigger', trigger));
 			print(describeFigures("n8n's Webhook node", other));
+			const recovered = await recoverFailedByN8n([
+				...trigger.lostToN8nFailure,
+				...other.lostToN8nFailure,
+			]);
 			figures.push({
 				label: 'faults',
 				events: trigger.events,
@@ -619,7 +677,7 @@ try {
 				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswers.slice(0, 5).join('; ')}; ${trigger.lostAnswered.slice(0, 3).join('; ')}; executions of the stream by status, with and without its leads in their data: ${JSON.stringify(streamStatuses())}`,
 			);
 			return {
-				detail: `${happened.join(', ')}; trigger lost ${trigger.lost} (${trigger.lostToStartup} to n8n's start-up 200), twice ${trigger.twice}/${trigger.events}; Webhook node lost ${other.lost}, twice ${other.twice}/${other.events}`,
+				detail: `${happened.join(', ')}; trigger lost ${trigger.lost} (${trigger.lostToStartup} to n8n's start-up 200, ${trigger.lostToN8nFailure.length} stored and failed by n8n), twice ${trigger.twice}/${trigger.events}; Webhook node lost ${other.lost} (${other.lostToStartup} to the start-up 200, ${other.lostToN8nFailure.length} stored and failed by n8n), twice ${other.twice}/${other.events}${recovered}`,
 			};
 		},
 	);
