@@ -12,7 +12,7 @@ import { assertEmail, assertEnum, assertMaxLength } from '../../helpers/validati
 import { readCollection, readOptionalText } from '../../helpers/values';
 import { SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
-import { customFieldsOptions, sourceChannelOptions } from './fields';
+import { createOnlyOptions, customFieldsOptions, sourceChannelOptions } from './fields';
 import type { OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
@@ -40,28 +40,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Company',
-				name: 'company',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Analytical Engines',
-			},
+			createOnlyOptions.company,
 			...customFieldsOptions,
-			{
-				displayName: 'Job Title',
-				name: 'job_title',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. CTO',
-			},
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Ada Lovelace',
-			},
+			createOnlyOptions.jobTitle,
+			createOnlyOptions.name,
 			{
 				displayName: 'Source Channel',
 				name: 'source_channel',

@@ -20,13 +20,23 @@ import {
 import { isObject, readOptionalText } from '../../helpers/values';
 import { LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
-import { customFieldsOptions, sourceChannelOptions, statusOptions, UNASSIGN } from './fields';
+import {
+	assignedToOption,
+	createOnlyOptions,
+	customFieldsOptions,
+	notesOption,
+	sourceChannelOptions,
+	statusOptions,
+	UNASSIGN,
+} from './fields';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
 import type { OperationExample } from '../types';
 
 /** What Options › Fields the Service Cannot Update does with such a field on an existing lead. */
 const UNCHANGEABLE_HANDLING = ['report', 'error'] as const;
 type UnchangeableHandling = (typeof UNCHANGEABLE_HANDLING)[number];
+
+const SET_ON_CREATE = 'Set when the lead is created; the service cannot change it later';
 
 const properties: INodeProperties[] = [
 	{
@@ -54,52 +64,12 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Assigned To Name or ID',
-				name: 'assigned_to',
-				type: 'options',
-				// An empty value until a user is picked: without this n8n's editor marks the just-added field
-				// red ("The value "" is not supported!"); the ID is still checked before any request.
-				allowArbitraryValues: true,
-				typeOptions: { loadOptionsMethod: 'getAssignees' },
-				default: '',
-				description:
-					'The user the lead is assigned to, or "Nobody" to remove the assignment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Company',
-				name: 'company',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Analytical Engines',
-				description: 'Set when the lead is created; the service cannot change it later',
-			},
+			assignedToOption,
+			{ ...createOnlyOptions.company, description: SET_ON_CREATE },
 			...customFieldsOptions,
-			{
-				displayName: 'Job Title',
-				name: 'job_title',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. CTO',
-				description: 'Set when the lead is created; the service cannot change it later',
-			},
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Ada Lovelace',
-				description: 'Set when the lead is created; the service cannot change it later',
-			},
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				typeOptions: { rows: 4 },
-				default: '',
-				placeholder: 'e.g. Asked for a demo next week',
-				description: 'Internal notes on the lead; empty clears them',
-			},
+			{ ...createOnlyOptions.jobTitle, description: SET_ON_CREATE },
+			{ ...createOnlyOptions.name, description: SET_ON_CREATE },
+			notesOption,
 			{
 				displayName: 'Source Channel',
 				name: 'source_channel',

@@ -128,3 +128,56 @@ export const customFieldsOptions: INodeProperties[] = [
 			'Custom fields as a JSON object; values may be text, numbers, booleans or null (null removes the field on update). Wins over a key/value pair with the same key.',
 	},
 ];
+
+/** Lead › Update and Create or Update: the user a lead is assigned to, or UNASSIGN. */
+export const assignedToOption: INodeProperties = {
+	displayName: 'Assigned To Name or ID',
+	name: 'assigned_to',
+	type: 'options',
+	// An empty value until a user is picked: without this n8n's editor marks the just-added field
+	// red ("The value "" is not supported!"); the ID is still checked before any request.
+	allowArbitraryValues: true,
+	typeOptions: { loadOptionsMethod: 'getAssignees' },
+	default: '',
+	description:
+		'The user the lead is assigned to, or "Nobody" to remove the assignment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+/** Lead › Update and Create or Update: the lead's internal notes. */
+export const notesOption: INodeProperties = {
+	displayName: 'Notes',
+	name: 'notes',
+	type: 'string',
+	typeOptions: { rows: 4 },
+	default: '',
+	placeholder: 'e.g. Asked for a demo next week',
+	description: 'Internal notes on the lead; empty clears them',
+};
+
+/**
+ * The fields only POST /v1/leads sets (docs/api-contract.md §5), as Lead › Create offers them; Create or
+ * Update adds a description saying the service cannot change them later.
+ */
+export const createOnlyOptions = {
+	company: {
+		displayName: 'Company',
+		name: 'company',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Analytical Engines',
+	},
+	jobTitle: {
+		displayName: 'Job Title',
+		name: 'job_title',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. CTO',
+	},
+	name: {
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Ada Lovelace',
+	},
+} satisfies Record<string, INodeProperties>;

@@ -13,7 +13,14 @@ import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation'
 import { readOptionalText } from '../../helpers/values';
 import { LEAD_STATUSES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
-import { customFieldsOptions, leadLocatorWithEmail, statusOptions, UNASSIGN } from './fields';
+import {
+	assignedToOption,
+	customFieldsOptions,
+	leadLocatorWithEmail,
+	notesOption,
+	statusOptions,
+	UNASSIGN,
+} from './fields';
 import { resolveLeadId } from './leadsByEmail';
 import { byId, type OperationExample } from '../types';
 
@@ -27,28 +34,9 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only these fields of a lead can be changed; add at least one',
 		options: [
-			{
-				displayName: 'Assigned To Name or ID',
-				name: 'assigned_to',
-				type: 'options',
-				// An empty value until a user is picked: without this n8n's editor marks the just-added field
-				// red ("The value "" is not supported!"); the ID is still checked before any request.
-				allowArbitraryValues: true,
-				typeOptions: { loadOptionsMethod: 'getAssignees' },
-				default: '',
-				description:
-					'The user the lead is assigned to, or "Nobody" to remove the assignment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
+			assignedToOption,
 			...customFieldsOptions,
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				typeOptions: { rows: 4 },
-				default: '',
-				placeholder: 'e.g. Asked for a demo next week',
-				description: 'Internal notes on the lead; empty clears them',
-			},
+			notesOption,
 			{
 				displayName: 'Status',
 				name: 'status',
