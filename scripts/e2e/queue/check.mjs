@@ -86,7 +86,15 @@ const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
  */
 const ENGINE_ENV = N8N_VERSION.startsWith('2.8.') ? {} : { N8N_EXPRESSION_ENGINE: 'legacy' };
 /** The fault scenario: leads a second, for how long, and when each fault strikes (seconds in). */
-const FAULT_STREAM = { rate: 10, seconds: 24, killAt: 3, postgresAt: 9, redisAt: 16 };
+const FAULT_STREAM = {
+	rate: 10,
+	seconds: 24,
+	killAt: 3,
+	postgresAt: 9,
+	redisAt: 16,
+	stallAt: 19,
+	stallSeconds: 6,
+};
 /** The burst's retries: the same five attempts after the first, 10 s to 60 s apart (at most 2.5 min). */
 const BURST_RETRIES = [10_000, 20_000, 30_000, 40_000, 60_000];
 
@@ -575,7 +583,7 @@ try {
 
 	await scenario(
 		'faults',
-		`${FAULT_STREAM.rate} lead events a second for ${FAULT_STREAM.seconds} s while a webhook processor is SIGKILLed, PostgreSQL and Redis restarted: 0 lost (beside n8n's Webhook node)`,
+		`${FAULT_STREAM.rate} lead events a second for ${FAULT_STREAM.seconds} s while a webhook processor is SIGKILLed, PostgreSQL and Redis restarted, PostgreSQL's writes stalled: 0 lost (beside n8n's Webhook node)`,
 		async () => {
 			front.setTargets(webhooks);
 			const webhookNode = await sandbox.client.api('POST', '/v1/webhooks', {
@@ -600,6 +608,11 @@ try {
 				await at(FAULT_STREAM.redisAt);
 				await redis.restart();
 				done.push(`Redis restarted at ${FAULT_STREAM.redisAt} s`);
+				await at(FAULT_STREAM.stallAt);
+				await postgres.stallWrites(FAULT_STREAM.stallSeconds * 1000);
+				done.push(
+					`PostgreSQL's writes stalled ${FAULT_STREAM.stallSeconds} s at ${FAULT_STREAM.stallAt} s`,
+				);
 				return done;
 			})();
 			const created = [];

@@ -175,6 +175,43 @@ export async function startPostgres(dir) {
 			await server.stop();
 			server = await launch();
 		},
+		/**
+		 * Holds the write locks of the tables n8n writes for a webhook call (executions, their data, the
+		 * workflow's static data) for `ms`, as a long transaction of another client would: reads go on,
+		 * writes wait. Resolves when the locks are released.
+		 */
+		stallWrites(ms) {
+			const sql =
+				'BEGIN; LOCK TABLE execution_entity, execution_data, workflow_entity IN EXCLUSIVE MODE;' +
+				` SELECT pg_sleep(${ms / 1000}); COMMIT;`;
+			const child = spawn(
+				'psql',
+				[
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(port),
+					'-U',
+					'postgres',
+					'-d',
+					'n8n',
+					'-v',
+					'ON_ERROR_STOP=1',
+					'-c',
+					sql,
+				],
+				{ stdio: ['ignore', 'ignore', 'pipe'] },
+			);
+			let stderr = '';
+			child.stderr.on('data', (data) => (stderr += data));
+			return new Promise((resolve, reject) =>
+				child.on('exit', (code) =>
+					code === 0
+						? resolve()
+						: reject(new Error(`PostgreSQL stall: psql exited ${code}: ${stderr}`)),
+				),
+			);
+		},
 		port,
 		version: found.version,
 		/** Rows of `sql` as objects (one json_agg round trip). */
