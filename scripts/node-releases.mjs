@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { CACHE_DIR, shownPath, withCacheLockSync } from './cache-dir.mjs';
+import { installFromRegistry } from './registry-install.mjs';
 import { NODE24_VERSION } from './node24.mjs';
 
 /** Per Node line: the exact release and the npm of that line's major (Node 20 and 22 ship npm 10, 24 npm 11). */
@@ -59,20 +60,6 @@ function isInstalled(release) {
 	);
 }
 
-/** npm_config_* of an `npm run` (the project's ignore-scripts=true) must not reach this install. */
-function installEnv() {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (
-			/^npm_config_/i.test(key) &&
-			!/^npm_config_(registry|cafile|ca|strict_ssl|.*proxy)$/i.test(key)
-		)
-			continue;
-		env[key] = value;
-	}
-	return env;
-}
-
 /** Node `major` with its npm, installed from the npm registry when missing (a 30 to 50 MB download). */
 export function installNodeRelease(major) {
 	const release = nodeRelease(major);
@@ -82,41 +69,15 @@ export function installNodeRelease(major) {
 		log(
 			`installing Node ${release.version} and npm ${release.npmVersion} from the npm registry into ${shownPath(release.dir)}/`,
 		);
-		fs.mkdirSync(release.dir, { recursive: true });
-		fs.writeFileSync(
-			path.join(release.dir, 'package.json'),
-			JSON.stringify(
-				{
-					name: `node-${release.version}`,
-					private: true,
-					description: 'Node and its npm for scripts/node-releases.mjs',
-				},
-				null,
-				2,
-			) + '\n',
-		);
-		fs.writeFileSync(
-			path.join(release.dir, '.npmrc'),
-			'fund=false\naudit=false\nupdate-notifier=false\n',
-		);
-		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-		// both in one install: a later install of one alone would prune the other
-		const res = spawnSync(
-			npm,
-			[
-				'install',
-				'--no-save',
-				'--no-package-lock',
-				'--ignore-scripts=false',
-				`node@${release.version}`,
-				`npm@${release.npmVersion}`,
-			],
-			{ cwd: release.dir, env: installEnv(), stdio: ['ignore', 2, 2] },
-		);
-		if (res.status !== 0 || !isInstalled(release))
+		const status = installFromRegistry(release.dir, {
+			name: `node-${release.version}`,
+			description: 'Node and its npm for scripts/node-releases.mjs',
+			packages: [`node@${release.version}`, `npm@${release.npmVersion}`],
+		});
+		if (status !== 0 || !isInstalled(release))
 			throw new Error(
 				`could not install Node ${release.version} and npm ${release.npmVersion} from the npm registry ` +
-					`into ${release.dir} (npm exited with ${res.status ?? res.signal})`,
+					`into ${release.dir} (npm exited with ${status})`,
 			);
 		return release;
 	});

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { CACHE_DIR, shownPath, withCacheLockSync } from './cache-dir.mjs';
+import { installFromRegistry } from './registry-install.mjs';
 
 export const NODE24_VERSION = '24.9.0';
 export const PNPM_VERSION = process.env.E2E_PNPM_VERSION || '10.34.9';
@@ -35,20 +36,6 @@ function pinnedVersion() {
 	if (!fs.existsSync(PINNED_NODE_BIN)) return undefined;
 	const res = spawnSync(PINNED_NODE_BIN, ['-p', 'process.versions.node'], { encoding: 'utf8' });
 	return res.status === 0 ? res.stdout.trim() : undefined;
-}
-
-/** npm_config_* of an `npm run` (the project's ignore-scripts=true) must not reach this install. */
-function installEnv() {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (
-			/^npm_config_/i.test(key) &&
-			!/^npm_config_(registry|cafile|ca|strict_ssl|.*proxy)$/i.test(key)
-		)
-			continue;
-		env[key] = value;
-	}
-	return env;
 }
 
 /**
@@ -76,43 +63,16 @@ function install() {
 	log(
 		`installing Node ${NODE24_VERSION} and pnpm ${PNPM_VERSION} from the npm registry into ${shownPath(TOOLS_DIR)}/`,
 	);
-	fs.mkdirSync(TOOLS_DIR, { recursive: true });
-	fs.writeFileSync(
-		path.join(TOOLS_DIR, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'tools-node24',
-				private: true,
-				description: 'Node 24 and pnpm for scripts/node24.mjs',
-			},
-			null,
-			2,
-		) + '\n',
-	);
-	fs.writeFileSync(
-		path.join(TOOLS_DIR, '.npmrc'),
-		'fund=false\naudit=false\nupdate-notifier=false\n',
-	);
-	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	// both packages in one install: a later install of one alone would prune the other
-	const res = spawnSync(
-		npm,
-		[
-			'install',
-			'--no-save',
-			'--no-package-lock',
-			'--ignore-scripts=false',
-			`node@${NODE24_VERSION}`,
-			`pnpm@${PNPM_VERSION}`,
-		],
-		// npm's report to stderr: `node scripts/node24.mjs --print` must print the path alone (.ci/run reads it)
-		{ cwd: TOOLS_DIR, env: installEnv(), stdio: ['ignore', 2, 2] },
-	);
+	const status = installFromRegistry(TOOLS_DIR, {
+		name: 'tools-node24',
+		description: 'Node 24 and pnpm for scripts/node24.mjs',
+		packages: [`node@${NODE24_VERSION}`, `pnpm@${PNPM_VERSION}`],
+	});
 	const got = pinnedVersion();
-	if (res.status !== 0 || got !== NODE24_VERSION)
+	if (status !== 0 || got !== NODE24_VERSION)
 		throw new Error(
 			`could not install Node ${NODE24_VERSION} from the npm registry into ${TOOLS_DIR} ` +
-				`(npm exited with ${res.status ?? res.signal}; that node reports ${got ?? 'nothing'}). ` +
+				`(npm exited with ${status}; that node reports ${got ?? 'nothing'}). ` +
 				`Install Node.js ${MAJOR} (https://nodejs.org) and run the command again.`,
 		);
 	return PINNED_NODE_BIN;
