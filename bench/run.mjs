@@ -1,7 +1,7 @@
 // `npm run bench`: the figures of docs/performance.md, measured in one run against the
 // sandbox (in this process) and a real n8n (the one the e2e check installs). Each figure is a ratio of
 // runs made in this run, rounds alternating the order of the variants. Prints the core count.
-//   BENCH_ROUNDS=2 (rounds of A's raw loop; C and D run at least 5)   BENCH_ONLY=A,B,C,D,E (a subset; E: see bench/figure-e.mjs)
+//   BENCH_ROUNDS=2 (rounds of A's raw loop; C and D run at least 5)   BENCH_ONLY=A,B,C,D,E,F (a subset; E, F: see bench/figure-e.mjs, bench/figure-f.mjs)
 //   BENCH_A_ROUNDS=3, BENCH_LATENCIES=0,25 (of A: node and HTTP Request rounds, added sandbox latencies)
 //   BENCH_PROFILE=<dir>: n8n is profiled; one profile per timed run of A (<dir>/A-<latency>-<variant>-round<n>.cpuprofile),
 //   the rest in <dir>/end.cpuprofile (summarise with bench/profile-summary.mjs)
@@ -16,6 +16,7 @@ import { isInstalled, N8N_VERSION, PROJECT_ROOT } from '../scripts/e2e/install-n
 import { importJson, prepareUserFolder, runN8nOk, startN8n } from '../scripts/e2e/n8n.mjs';
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
 import { figureE } from './figure-e.mjs';
+import { figureF, withUpsertChains } from './figure-f.mjs';
 import { cpuMs, idle } from './idle.mjs';
 import { benchWorkflow, CREDENTIAL, WORKFLOW_ID } from './workflow.mjs';
 import { ensureNode24 } from '../scripts/node24.mjs';
@@ -26,7 +27,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Rounds of the node and HTTP Request variants of C and D: their runs take 0.15 to 11 s, so one hiccup
  * of n8n moves a median of 2 by a tenth. The raw loop of A (55 s at 25 ms) runs BENCH_ROUNDS times. */
 const MIN_ROUNDS = 5;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'A,B,C,D,E').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'A,B,C,D,E,F').split(','));
 const log = (...parts) => console.log(...parts);
 
 /** Every figure of the run, printed as a table at the end. */
@@ -87,7 +88,7 @@ async function main() {
 			.join(' ')}, ${new Date().toISOString()}`,
 	);
 	await build();
-	if (['A', 'B', 'C', 'D'].some((figure) => ONLY.has(figure))) await figuresAtoD();
+	if (['A', 'B', 'C', 'D', 'F'].some((figure) => ONLY.has(figure))) await figuresAtoD();
 	if (ONLY.has('E')) await figureE({ log, row });
 	log('');
 	log(`| figure | measured | target | | note |`);
@@ -102,7 +103,7 @@ async function main() {
 	);
 }
 
-/** Figures A to D: one n8n with the bench workflow (bench/workflow.mjs). */
+/** Figures A to D, and F: one n8n with the bench workflow (bench/workflow.mjs, F's chains added). */
 async function figuresAtoD() {
 	// The option's default as built (main built dist/ before this).
 	const { DEFAULT_MAX_PARALLEL } = createRequire(import.meta.url)(
@@ -209,12 +210,14 @@ async function figuresAtoD() {
 		await importJson(
 			'import:workflow',
 			[
-				benchWorkflow({
-					sandboxUrl: sandbox.url,
-					key: keys.full,
-					otherKey: keys.other_account,
-					probeUrl,
-				}),
+				withUpsertChains(
+					benchWorkflow({
+						sandboxUrl: sandbox.url,
+						key: keys.full,
+						otherKey: keys.other_account,
+						probeUrl,
+					}),
+				),
 			],
 			opts,
 		);
@@ -508,6 +511,20 @@ async function figuresAtoD() {
 				);
 			}
 		}
+
+		if (ONLY.has('F'))
+			await figureF({
+				log,
+				row,
+				median,
+				hook,
+				reset,
+				latency,
+				allLeads,
+				control,
+				pid: n8n.pid,
+				maxParallel: DEFAULT_MAX_PARALLEL,
+			});
 
 		await dumpProfile('end');
 	} finally {
