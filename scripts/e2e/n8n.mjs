@@ -419,9 +419,27 @@ export function nodeOutput(run, nodeName, { runIndex = -1, output = 0 } = {}) {
 	return task.data?.main?.[output] ?? [];
 }
 
+/** The parsed run when `stdout` holds a whole run that finished with success, else undefined. */
+function finishedRun(stdout) {
+	try {
+		const run = parseRawOutput(stdout);
+		return run.status === 'success' ? run : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Executes an imported workflow (it needs a Manual Trigger) and returns the parsed run. */
 export async function executeWorkflow(id, opts) {
 	const res = await runN8n(['execute', `--id=${id}`, '--rawOutput'], opts);
+	// n8n 2.41.3's CLI can crash (SIGSEGV) while it exits, after it printed the run it finished: that run
+	// is whole, and the checks assert its effects, so it counts. Any other exit fails the step.
+	if (res.signal === 'SIGSEGV' && finishedRun(res.stdout)) {
+		process.stderr.write(
+			`[e2e] n8n execute --id=${id} crashed (SIGSEGV) on exit after printing its finished run; the run counts\n`,
+		);
+		return { run: finishedRun(res.stdout), ...res };
+	}
 	if (res.code !== 0) {
 		throw Object.assign(
 			new Error(
