@@ -177,9 +177,10 @@ try {
 			workers: [make('worker', 'worker-1'), make('worker', 'worker-2')],
 			webhooks: [make('webhook', 'webhook-1'), make('webhook', 'webhook-2')],
 		};
-		// Stopped together (each by its PID): n8n's graceful shutdown takes seconds per process.
+		// Killed together at the end: everything they would save is thrown away with the databases, and a
+		// graceful stop waits for n8n's 15 s shutdown timeout.
 		stoppers.push(() =>
-			Promise.all([list.main, ...list.workers, ...list.webhooks].map((proc) => proc.stop())),
+			Promise.all([list.main, ...list.workers, ...list.webhooks].map((proc) => proc.kill())),
 		);
 		return list;
 	});
