@@ -73,7 +73,9 @@ export function n8nProcess({ kind, name, userFolder, sharedEnv, extraEnv = {} })
 		async start({ timeoutMs = 180_000 } = {}) {
 			port ??= await freePort();
 			output = '';
-			const brokerPort = await freePort();
+			// The process's own port is free again after a stop, so a free port can be that one.
+			let brokerPort = await freePort();
+			while (brokerPort === port) brokerPort = await freePort();
 			const env = n8nEnv({ userFolder, port, brokerPort, env: { ...sharedEnv, ...extraEnv } });
 			child = spawn(N8N_NODE, [n8nBin(), ...KINDS[kind].args], {
 				cwd: userFolder,
