@@ -147,22 +147,22 @@ export async function startPostgres(dir) {
 			{ readyPattern: /ready to accept connections/, options: { ...asUser, cwd: dir } },
 		);
 	let server = await launch();
-	const psql = (sql, database = 'n8n') =>
-		run('psql', [
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-U',
-			'postgres',
-			'-d',
-			database,
-			'-v',
-			'ON_ERROR_STOP=1',
-			'-At',
-			'-c',
-			sql,
-		]);
+	/** psql's arguments to run `sql` in `database` as the superuser, stopping at the first error. */
+	const psqlArgs = (sql, database = 'n8n') => [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		'postgres',
+		'-d',
+		database,
+		'-v',
+		'ON_ERROR_STOP=1',
+		'-c',
+		sql,
+	];
+	const psql = (sql, database = 'n8n') => run('psql', ['-At', ...psqlArgs(sql, database)]);
 	psql('CREATE DATABASE n8n', 'postgres');
 	return {
 		get pid() {
@@ -184,24 +184,7 @@ export async function startPostgres(dir) {
 			const sql =
 				'BEGIN; LOCK TABLE execution_entity, execution_data, workflow_entity IN EXCLUSIVE MODE;' +
 				` SELECT pg_sleep(${ms / 1000}); COMMIT;`;
-			const child = spawn(
-				'psql',
-				[
-					'-h',
-					'127.0.0.1',
-					'-p',
-					String(port),
-					'-U',
-					'postgres',
-					'-d',
-					'n8n',
-					'-v',
-					'ON_ERROR_STOP=1',
-					'-c',
-					sql,
-				],
-				{ stdio: ['ignore', 'ignore', 'pipe'] },
-			);
+			const child = spawn('psql', psqlArgs(sql), { stdio: ['ignore', 'ignore', 'pipe'] });
 			let stderr = '';
 			child.stderr.on('data', (data) => (stderr += data));
 			return new Promise((resolve, reject) =>
