@@ -53,10 +53,12 @@ function checkTarball(paths) {
 	const required = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
 	for (const node of pkg.n8n.nodes) {
 		const dir = path.posix.dirname(node);
+		const NodeClass = Object.values(require(path.join(root, node)))[0];
+		const { icon } = new NodeClass().description;
 		required.push(
 			node.replace(/\.js$/, '.json'),
-			`${dir}/contentMarketing.svg`,
-			`${dir}/contentMarketing.dark.svg`,
+			// each icon where the node's description points (file: paths are relative to the node's file)
+			...[icon.light, icon.dark].map((file) => path.posix.join(dir, file.replace(/^file:/, ''))),
 		);
 	}
 	required.push(...schemaFiles(pkg));
@@ -101,12 +103,13 @@ const VENDOR = 'nodes/ContentMarketing';
 const NODE_FOLDERS = {
 	ContentMarketing: 'actions',
 	ContentMarketingTrigger: 'trigger',
-	ContentMarketingPollTrigger: 'pollTrigger',
+	ContentTriggerMarketing: 'pollTrigger',
 };
 function ownerOf(file) {
 	const rel = path.posix.relative(VENDOR, file);
-	const nodeFile = rel.match(/^(\w+)\.node\.ts$/);
-	if (nodeFile) return nodeFile[1];
+	// a node's file beside the shared folders, or in a folder of its own named after it
+	const nodeFile = rel.match(/^(?:(\w+)\/)?(\w+)\.node\.ts$/);
+	if (nodeFile && (nodeFile[1] === undefined || nodeFile[1] === nodeFile[2])) return nodeFile[2];
 	const top = rel.split('/')[0];
 	return Object.keys(NODE_FOLDERS).find((node) => NODE_FOLDERS[node] === top);
 }

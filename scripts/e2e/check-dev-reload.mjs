@@ -45,9 +45,9 @@ const arg = (name, fallback) =>
 	Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const EDITS = arg('edits', 3);
 const TIMEOUT_S = arg('timeout', 120);
-const SOURCE = 'nodes/ContentMarketing/ContentMarketingPollTrigger.node.ts';
-const BUILT = 'dist/nodes/ContentMarketing/ContentMarketingPollTrigger.node.js';
-const TYPE = 'CUSTOM.contentMarketingPollTrigger';
+const SOURCE = 'nodes/ContentMarketing/ContentTriggerMarketing/ContentTriggerMarketing.node.ts';
+const BUILT = 'dist/nodes/ContentMarketing/ContentTriggerMarketing/ContentTriggerMarketing.node.js';
+const TYPE = 'CUSTOM.contentTriggerMarketing';
 const verbose = process.env.E2E_VERBOSE === '1';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (from) => ((Date.now() - from) / 1000).toFixed(1);

@@ -76,7 +76,7 @@ function editorWorkflow() {
 		active: false,
 		nodes: [
 			node('Webhook Trigger', 'contentMarketingTrigger', 1, [0, 0], { events: ['lead.created'] }),
-			node('Poll Trigger', 'contentMarketingPollTrigger', 1, [0, 300], {
+			node('Poll Trigger', 'contentTriggerMarketing', 1, [0, 300], {
 				events: ['lead.created', 'lead.status_updated'],
 			}),
 			node('Leads', 'contentMarketing', 1.1, [300, 0], {
@@ -230,19 +230,7 @@ async function newNodeNames(page) {
 async function nodePanel(page, n8n, shot) {
 	await openWorkflow(page, n8n);
 	await page.locator('[data-test-id="node-creator-plus-button"]').click();
-	await page
-		.locator('[data-test-id="node-creator-search-bar"], input[placeholder*="Search"]')
-		.first()
-		.fill('Content Marketing');
-	await page.getByText('Content Marketing', { exact: true }).first().click();
-	// the actions only: n8n 2.41 keeps the search results (the node's own item, its description as text)
-	// behind the node's panel, and "node-creator-action-item" names a node item that has actions
-	const actions = page.locator(
-		'[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"]',
-	);
-	await actions.first().waitFor();
-	const labels = (await actions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-	await shot('node-panel-actions');
+	const labels = await appActions(page, shot, 'node-panel');
 	assert.ok(
 		labels.some((l) => l.startsWith('Get many leads')),
 		`actions: ${labels.join(' | ')}`,
@@ -261,7 +249,61 @@ async function nodePanel(page, n8n, shot) {
 	const after = await newNodeNames(page);
 	const title = after.find((name) => !before.includes(name));
 	assert.ok(title, `a new node named "Get many leads" on the canvas: ${after.join(' | ')}`);
-	return { detail: `${labels.length} actions, the new node is "${title}"` };
+	return {
+		detail: `one app "Content Marketing", ${labels.length} actions, the new node is "${title}"`,
+	};
+}
+
+/**
+ * Searches the open node panel for "Content Marketing", asserts one entry in the results (no separate
+ * one for the Poll Trigger), opens it and returns its action labels (screenshots `<name>-search`, `-actions`).
+ */
+async function appActions(page, shot, name) {
+	await page
+		.locator('[data-test-id="node-creator-search-bar"], input[placeholder*="Search"]')
+		.first()
+		.fill('Content Marketing');
+	const results = page.locator('[data-test-id="item-iterator-item"]');
+	await results.filter({ hasText: 'Content Marketing' }).first().waitFor();
+	const entries = (await results.allInnerTexts())
+		.map((text) => text.trim().split('\n')[0].trim())
+		.filter((entry) => entry.startsWith('Content Marketing'));
+	await shot(`${name}-search`);
+	assert.deepEqual(entries, ['Content Marketing'], `search results: ${entries.join(' | ')}`);
+	await page.getByText('Content Marketing', { exact: true }).first().click();
+	// the actions only: n8n 2.41 keeps the search results (the node's own item, its description as text)
+	// behind the node's panel, and "node-creator-action-item" names a node item that has actions
+	const actions = page.locator(
+		'[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"]',
+	);
+	await actions.first().waitFor();
+	const labels = (await actions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+	await shot(`${name}-actions`);
+	return labels;
+}
+
+/** Adding a trigger: the same one app, holding both triggers' events. */
+async function triggersInApp(page, n8n, shot) {
+	await openWorkflow(page, n8n);
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	await page
+		.locator('[data-test-id="item-iterator-item"]', { hasText: 'Add another trigger' })
+		.click();
+	const labels = await appActions(page, shot, 'node-panel-trigger');
+	// in the order n8n merges the triggers (package.json's): the last one's description is the app's
+	const triggers = labels.filter((label) => label.startsWith('On '));
+	assert.deepEqual(
+		[...triggers].sort(),
+		[
+			'On lead created',
+			'On lead created (polling)',
+			'On lead status updated',
+			'On lead status updated (polling)',
+		],
+		`the app's trigger events: ${labels.join(' | ')}`,
+	);
+	await page.keyboard.press('Escape');
+	return { detail: `one app "Content Marketing" with ${triggers.join(', ')}` };
 }
 
 async function credentialTest(page, n8n, shot) {
@@ -317,8 +359,12 @@ export default {
 				'editor: Lead › Create duplicate notice, Max Parallel hint, Time Zone labels',
 				() => actionFields(page, n8n, shot),
 			);
-			await step('editor: node panel actions are short, a new node is named after one', () =>
-				nodePanel(page, n8n, shot),
+			await step(
+				'editor: one app in the node panel, short actions, a new node named after one',
+				() => nodePanel(page, n8n, shot),
+			);
+			await step("editor: adding a trigger, the same app holds both triggers' events", () =>
+				triggersInApp(page, n8n, shot),
 			);
 			await step('editor: Test of an expired key says expired, as runs do', () =>
 				credentialTest(page, n8n, shot),

@@ -58,7 +58,7 @@ const workflow = {
 		{
 			id: NODE_ID,
 			name: TRIGGER,
-			type: 'n8n-nodes-content-marketing.contentMarketingPollTrigger',
+			type: 'n8n-nodes-content-marketing.contentTriggerMarketing',
 			typeVersion: 1,
 			position: [0, 0],
 			parameters: {

@@ -28,7 +28,7 @@ const workflow = {
 		{
 			id: 'b7d1c5e2-0d6c-4a51-9a3e-5f0c1a2b3c01',
 			name: TRIGGER,
-			type: 'n8n-nodes-content-marketing.contentMarketingPollTrigger',
+			type: 'n8n-nodes-content-marketing.contentTriggerMarketing',
 			typeVersion: 1,
 			position: [0, 0],
 			parameters: {

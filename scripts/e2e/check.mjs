@@ -24,7 +24,7 @@ import { createProgress } from './progress.mjs';
 import { chosenVersions, runEveryRelease } from './releases.mjs';
 import { createStack } from './stack.mjs';
 
-const CHECKS = [
+const ALL_CHECKS = [
 	'./check-manual-examples.mjs', // the Manual-Trigger examples, headless
 	'./check-bulk-faults.mjs', // bulk Lead › Create under a 429 storm, headless: each lead once
 	'./check-trigger.mjs', // the webhook trigger example live, and its test URL
@@ -33,6 +33,11 @@ const CHECKS = [
 	'./check-editor.mjs', // what the editor shows, in headless Chromium
 	'./check-poll-trigger.mjs', // the poll trigger (last: it restarts n8n)
 ];
+
+// E2E_CHECKS=editor,mcp runs only those checks (file names without check- and .mjs), for the dev loop
+const ONLY = process.env.E2E_CHECKS?.split(',');
+const named = (file) => path.basename(file, '.mjs').replace(/^check-/, '');
+const CHECKS = ALL_CHECKS.filter((file) => !ONLY || ONLY.includes(named(file)));
 
 const thisFile = fileURLToPath(import.meta.url);
 
@@ -105,13 +110,14 @@ if (process.env.E2E_N8N_VERSION) {
 		// each child: its own sandbox, user folder and ports
 		sideBySide: true,
 		// the poll trigger at a minute per poll: its own n8n processes, sandboxes and ports
-		alongside: versions.includes(POLL_SCHEDULERS_RELEASE)
-			? [
-					{
-						what: 'poll trigger, n8n 2.41.3 schedulers',
-						script: path.join(path.dirname(thisFile), 'check-poll-schedulers.mjs'),
-					},
-				]
-			: [],
+		alongside:
+			versions.includes(POLL_SCHEDULERS_RELEASE) && (!ONLY || ONLY.includes('poll-schedulers'))
+				? [
+						{
+							what: 'poll trigger, n8n 2.41.3 schedulers',
+							script: path.join(path.dirname(thisFile), 'check-poll-schedulers.mjs'),
+						},
+					]
+				: [],
 	});
 }

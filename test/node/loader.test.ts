@@ -43,14 +43,14 @@ test('the nodes and the credential load under the package name', () => {
 	expect(loader.packageName).toBe(PACKAGE);
 	expect(Object.keys(loader.nodeTypes).sort()).toEqual([
 		'contentMarketing',
-		'contentMarketingPollTrigger',
 		'contentMarketingTrigger',
+		'contentTriggerMarketing',
 	]);
 	expect(Object.keys(loader.credentialTypes)).toEqual(['contentMarketingApi']);
 	expect(loader.known.credentials.contentMarketingApi.supportedNodes?.sort()).toEqual([
 		'contentMarketing',
-		'contentMarketingPollTrigger',
 		'contentMarketingTrigger',
+		'contentTriggerMarketing',
 	]);
 });
 
@@ -71,7 +71,7 @@ const ADDED_WITH: Record<string, unknown> = {
 		simple: true,
 		options: {},
 	},
-	contentMarketingPollTrigger: {
+	contentTriggerMarketing: {
 		pollTimes: { item: [{ mode: 'everyMinute' }] },
 		events: ['lead.created'],
 		simple: true,
@@ -79,7 +79,7 @@ const ADDED_WITH: Record<string, unknown> = {
 	},
 };
 
-test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollTrigger'])(
+test.each(['contentMarketing', 'contentMarketingTrigger', 'contentTriggerMarketing'])(
 	'%s: icons, codex and parameters resolve',
 	(name) => {
 		const description = loader.nodeTypes[name].type.description as INodeTypeDescription;
@@ -102,6 +102,30 @@ test.each(['contentMarketing', 'contentMarketingTrigger', 'contentMarketingPollT
 		expect(parameters).toEqual(ADDED_WITH[name]);
 	},
 );
+
+test("n8n's node panel shows both triggers inside the one app, each event once", () => {
+	// the rule of n8n's node panel (editor-ui useActionsGeneration): a trigger whose name without its first
+	// "Trigger" is an app's name is listed among that app's actions
+	const triggers = ['contentMarketingTrigger', 'contentTriggerMarketing'];
+	for (const name of triggers) {
+		expect(loader.nodeTypes[name].type.description.group).toContain('trigger');
+		expect(name.replace('Trigger', '')).toBe('contentMarketing');
+	}
+	// the panel's label for an event: its action, else "On " and its name
+	const labels = triggers.flatMap((name) => {
+		const description = loader.nodeTypes[name].type.description as INodeTypeDescription;
+		const events = description.properties.find((property) => property.displayName === 'Events');
+		return (events?.options as Array<{ name: string; action?: string }>).map(
+			(option) => option.action ?? `On ${option.name.toLowerCase()}`,
+		);
+	});
+	expect(labels).toEqual([
+		'On lead created',
+		'On lead status updated',
+		'On lead created (polling)',
+		'On lead status updated (polling)',
+	]);
+});
 
 test('the action node: usable as a tool, its load-options methods registered', () => {
 	const { type } = loader.nodeTypes.contentMarketing;

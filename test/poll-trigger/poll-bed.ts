@@ -9,7 +9,7 @@ import { createHarness } from '../harness';
 import type { SandboxClient } from '../support/sandbox-client';
 import { CREDENTIAL, PACKAGE_ROOT, useTriggerSandbox } from '../trigger/trigger-bed';
 
-export const POLL_TRIGGER = 'contentMarketingPollTrigger';
+export const POLL_TRIGGER = 'contentTriggerMarketing';
 
 /** The two sources the node reads: the events list, or (switched off in the sandbox) the leads list. */
 export type Source = 'events' | 'leads';

@@ -17,7 +17,7 @@ test("events: an earlier version's { at, ids } position", async () => {
 		.filter((event) => event.created_at === newest.created_at)
 		.map((event) => String(event.id));
 	const trigger = harness().poller({
-		type: harness().typeName('contentMarketingPollTrigger'),
+		type: harness().typeName('contentTriggerMarketing'),
 		parameters: { events: ['lead.created'], pollTimes: { item: [{ mode: 'everyMinute' }] } },
 		staticData: {
 			[NODE]: { cursor: { source: 'events', events: { at: newest.created_at, ids } } },
@@ -40,7 +40,7 @@ test("leads fallback: an earlier version's statuses object and { at, ids } posit
 	await useSource(sandbox, 'leads');
 	const [lead] = await createLeads(sandbox, 1);
 	const trigger = harness().poller({
-		type: harness().typeName('contentMarketingPollTrigger'),
+		type: harness().typeName('contentTriggerMarketing'),
 		parameters: {
 			events: ['lead.created', 'lead.status_updated'],
 			pollTimes: { item: [{ mode: 'everyMinute' }] },

@@ -83,8 +83,8 @@ test('the nodes and the credential name a documentation link', () => {
 	expect(sourceLinks.map((link) => path.basename(link.where)).sort()).toEqual([
 		'ContentMarketing.node.ts',
 		'ContentMarketingApi.credentials.ts',
-		'ContentMarketingPollTrigger.node.ts',
 		'ContentMarketingTrigger.node.ts',
+		'ContentTriggerMarketing.node.ts',
 	]);
 });
 
@@ -102,7 +102,7 @@ test('each node and the credential open their own section', () => {
 	const expected: Record<string, string> = {
 		'ContentMarketing.node': 'content-marketing-node',
 		'ContentMarketingTrigger.node': 'content-marketing-trigger',
-		'ContentMarketingPollTrigger.node': 'content-marketing-poll-trigger',
+		'ContentTriggerMarketing.node': 'content-marketing-poll-trigger',
 		'ContentMarketingApi.credentials': 'credentials',
 	};
 	for (const link of [...codexLinks, ...sourceLinks]) {

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { multiOptionsSubtitle } from '../helpers/subtitle';
 
@@ -116,6 +116,24 @@ export const leadEventProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/**
+ * The Poll Trigger's copy of the parameters. Its events carry their own action labels, since n8n's node panel
+ * lists both triggers' events under the one Content Marketing app and would show each label twice.
+ */
+export function pollLeadEventProperties(): INodeProperties[] {
+	return leadEventProperties.map((property) =>
+		property.name === 'events'
+			? {
+					...property,
+					options: (property.options as INodePropertyOptions[]).map((option) => ({
+						...option,
+						action: `On ${option.name.toLowerCase()} (polling)`,
+					})),
+				}
+			: property,
+	);
+}
 
 /** Both triggers' canvas subtitle: the chosen events as the panel names them ("Lead Created"). */
 export const eventsSubtitle = multiOptionsSubtitle(

@@ -6,15 +6,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchResources } from './methods/listSearch';
-import { eventsSubtitle, leadEventProperties } from './leadEvents/description';
-import { pollLeadEvents } from './pollTrigger/poll';
+import { searchResources } from '../methods/listSearch';
+import { eventsSubtitle, pollLeadEventProperties } from '../leadEvents/description';
+import { pollLeadEvents } from '../pollTrigger/poll';
 
-export class ContentMarketingPollTrigger implements INodeType {
+export class ContentTriggerMarketing implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Content Marketing Poll Trigger',
-		name: 'contentMarketingPollTrigger',
-		icon: { light: 'file:contentMarketing.svg', dark: 'file:contentMarketing.dark.svg' },
+		// n8n's node panel shows a trigger inside its app when the trigger's name without "Trigger" is the app's
+		// name (editor-ui useActionsGeneration, n8n 2.8.4 and 2.41.3); docs/n8n-cli.md "One app in the node panel".
+		name: 'contentTriggerMarketing',
+		icon: { light: 'file:../contentMarketing.svg', dark: 'file:../contentMarketing.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: eventsSubtitle,
@@ -38,7 +40,7 @@ export class ContentMarketingPollTrigger implements INodeType {
 		],
 		// The webhook trigger's fields, so that a workflow can switch triggers without other changes. A copy:
 		// n8n's loader prepends Poll Times to a polling node's array, which must not reach the other node.
-		properties: [...leadEventProperties],
+		properties: pollLeadEventProperties(),
 	};
 
 	methods = {
