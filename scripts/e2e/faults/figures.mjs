@@ -97,12 +97,14 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 	const runs = new Map();
 	/** Event id -> the id of a stored execution n8n failed before running it. */
 	const storedNotRun = new Map();
+	/** Event id -> the id of a stored execution left "new" that n8n's log does not name. */
+	const leftNew = new Map();
 	let notStarted = 0;
 	for (const execution of executions) {
 		if (execution.status === 'new') {
 			notStarted++;
-			if (failedByN8n.has(String(execution.id)))
-				for (const id of eventIdsIn(execution.data)) storedNotRun.set(id, String(execution.id));
+			const named = failedByN8n.has(String(execution.id)) ? storedNotRun : leftNew;
+			for (const id of eventIdsIn(execution.data)) named.set(id, String(execution.id));
 			continue;
 		}
 		for (const id of eventIdsIn(execution.data)) runs.set(id, (runs.get(id) ?? 0) + 1);
@@ -118,6 +120,8 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 		/** `{ event, execution }`: acknowledged after n8n stored the execution, which n8n then failed. */
 		lostToN8nFailure: [],
 		lostAnswered: [],
+		/** Executions of events in `lostAnswered` that n8n stored and left "new", its log silent. */
+		lostUnrun: [],
 		/** Each lost event with the answer to each of its attempts, for the failure message. */
 		lostAnswers: [],
 		neverAcknowledged: 0,
@@ -137,10 +141,13 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 		else if (STARTING_UP.test(event.acked.response_excerpt ?? '')) figures.lostToStartup++;
 		else if (storedNotRun.has(id))
 			figures.lostToN8nFailure.push({ event: id, execution: storedNotRun.get(id) });
-		else
+		else {
+			const unrun = leftNew.get(id);
+			if (unrun !== undefined) figures.lostUnrun.push(unrun);
 			figures.lostAnswered.push(
-				`${id} (attempt ${event.acked.attempt}: ${event.acked.response_excerpt})`,
+				`${id} (attempt ${event.acked.attempt}: ${event.acked.response_excerpt}${unrun === undefined ? '' : `; execution ${unrun} left "new"`})`,
 			);
+		}
 	}
 	return figures;
 }

@@ -270,6 +270,36 @@ try {
 	 * queue recovery marks them crashed, and retries each from n8n as a user would from its Executions
 	 * list; every retry must succeed. Returns the line for the step's detail.
 	 */
+	/**
+	 * What n8n says of executions it stored and left "new" without naming them in an error: their status
+	 * now, every line of every process that names them, and the queue's lengths in Redis.
+	 */
+	const whereabouts = (ids) => {
+		if (ids.length === 0) return 'no execution left "new" unnamed';
+		const statuses = postgres.query(
+			`SELECT id, status FROM execution_entity WHERE id::text IN (${ids.map((id) => `'${id}'`).join(', ')})`,
+		);
+		const lines = ids.map((id) => {
+			const names = new RegExp(`xecution ${id}\\b|"executionId":"?${id}\\b`);
+			const said = [main, ...workers, ...webhooks].flatMap((proc) =>
+				proc
+					.output()
+					.split('\n')
+					.filter((line) => names.test(line))
+					.map((line) => `[${proc.name}] ${line.trim().slice(0, 300)}`),
+			);
+			return `execution ${id}: ${said.join(' | ') || 'no line of n8n names it'}`;
+		});
+		const queue = ['wait', 'active', 'delayed', 'failed']
+			.map((list) => {
+				const type = redis.command(['TYPE', `bull:jobs:${list}`]);
+				const length = type === 'zset' ? 'ZCARD' : type === 'list' ? 'LLEN' : undefined;
+				return `${list} ${length ? redis.command([length, `bull:jobs:${list}`]) : 0}`;
+			})
+			.join(', ');
+		return `now ${JSON.stringify(statuses)}; ${lines.join('; ')}; Redis queue: ${queue}`;
+	};
+
 	const recoverFailedByN8n = async (failures) => {
 		if (failures.length === 0) return '';
 		const ids = failures.map((f) => f.execution);
@@ -300,7 +330,13 @@ try {
 				return rows.length >= ids.length && rows;
 			},
 			{ timeoutMs: 120_000 },
-		);
+		).catch((error) => {
+			const retries = postgres.query(
+				`SELECT id, "retryOf", status FROM execution_entity WHERE "retryOf" IN (${inList})`,
+			);
+			error.message += `; the retries: ${JSON.stringify(retries)}; ${whereabouts([...ids, ...retries.map((r) => String(r.id))])}`;
+			throw error;
+		});
 		const line = `n8n marked the ${ids.length} it stored and failed crashed (executions ${ids.join(', ')}), and ${retried.length} retries from its Executions list ran`;
 		print(line);
 		return `; ${line}`;
@@ -670,10 +706,6 @@ try {
 			await sandbox.client.api('DELETE', `/v1/webhooks/${webhookNode.id}`);
 			print(describeFigures('Content Marketing Trigger', trigger));
 			print(describeFigures("n8n's Webhook node", other));
-			const recovered = await recoverFailedByN8n([
-				...trigger.lostToN8nFailure,
-				...other.lostToN8nFailure,
-			]);
 			figures.push({
 				label: 'faults',
 				events: trigger.events,
@@ -688,8 +720,12 @@ try {
 			);
 			assert(
 				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,
-				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswers.slice(0, 5).join('; ')}; ${trigger.lostAnswered.slice(0, 3).join('; ')}; executions of the stream by status, with and without its leads in their data: ${JSON.stringify(streamStatuses())}`,
+				`the trigger lost ${trigger.lostAnswered.length + trigger.neverAcknowledged} events: ${trigger.lostAnswers.slice(0, 5).join('; ')}; ${trigger.lostAnswered.slice(0, 3).join('; ')}; executions of the stream by status, with and without its leads in their data: ${JSON.stringify(streamStatuses())}; ${whereabouts([...trigger.lostUnrun, ...other.lostUnrun])}`,
 			);
+			const recovered = await recoverFailedByN8n([
+				...trigger.lostToN8nFailure,
+				...other.lostToN8nFailure,
+			]);
 			return {
 				detail: `${happened.join(', ')}; trigger lost ${trigger.lost} (${trigger.lostToStartup} to n8n's start-up 200, ${trigger.lostToN8nFailure.length} stored and failed by n8n), twice ${trigger.twice}/${trigger.events}; Webhook node lost ${other.lost} (${other.lostToStartup} to the start-up 200, ${other.lostToN8nFailure.length} stored and failed by n8n), twice ${other.twice}/${other.events}${recovered}`,
 			};

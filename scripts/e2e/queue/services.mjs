@@ -243,6 +243,8 @@ export async function startRedis(dir) {
 			await server.stop();
 			server = await launch();
 		},
+		/** One command through redis-cli, its answer as text (e.g. `['LLEN', 'bull:jobs:wait']`). */
+		command: (args) => run('redis-cli', ['-p', String(port), ...args]).trim(),
 		port,
 		version,
 	};
