@@ -101,9 +101,13 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 	const leftNew = new Map();
 	let notStarted = 0;
 	for (const execution of executions) {
-		if (execution.status === 'new') {
+		// n8n marks a job it failed before running it (its log names it) "error" when it can still save that
+		const failedBeforeRunning =
+			failedByN8n.has(String(execution.id)) &&
+			['new', 'error', 'crashed'].includes(execution.status);
+		if (execution.status === 'new' || failedBeforeRunning) {
 			notStarted++;
-			const named = failedByN8n.has(String(execution.id)) ? storedNotRun : leftNew;
+			const named = failedBeforeRunning ? storedNotRun : leftNew;
 			for (const id of eventIdsIn(execution.data)) named.set(id, String(execution.id));
 			continue;
 		}
