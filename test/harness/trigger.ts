@@ -69,6 +69,11 @@ export type StoreExecution = (items: INodeExecutionData[]) => Promise<void> | vo
 /** Where a workflow's static data is persisted; each save replaces `data` whole (last write wins). */
 export interface StaticDataStore {
 	data: IDataObject;
+	/**
+	 * The database's time for one save, between serializing the data and the write landing (as n8n's
+	 * UPDATE takes): saves in flight together can land in any order.
+	 */
+	saveLatency?: () => Promise<void>;
 }
 
 export interface DeliveryRequest {
@@ -336,7 +341,7 @@ export class TriggerHarness {
 			responseCode(webhookData),
 			webhookData.webhookDescription.responseData,
 		);
-		this.persist(workflow);
+		await this.persist(workflow);
 		sendAnswer(res, answer);
 		this.record(delivery, route);
 	}
@@ -362,7 +367,7 @@ export class TriggerHarness {
 		const settings = method === 'delete' ? { ...MODES[mode], ...DELETE_MODE } : MODES[mode];
 		const context = this.hookContext(workflow, this.webhook(workflow, mode, webhookName), settings);
 		const result = await setupMethod.call(context);
-		this.persist(workflow);
+		await this.persist(workflow);
 		return result;
 	}
 
@@ -422,9 +427,11 @@ export class TriggerHarness {
 	}
 
 	/** WorkflowStaticDataService.saveStaticData: stores only what a node changed. */
-	private persist(workflow: Workflow): void {
-		if (workflow.staticData.__dataChanged === true)
-			this.store.data = persistableStaticData(workflow);
+	private async persist(workflow: Workflow): Promise<void> {
+		if (workflow.staticData.__dataChanged !== true) return;
+		const data = persistableStaticData(workflow);
+		await this.store.saveLatency?.();
+		this.store.data = data;
 	}
 }
 

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 
+import { MAX_WAITING_CALLS } from '../../dist/nodes/ContentMarketing/trigger/saveTurns';
 import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
 import type { EndpointRecord } from './trigger-bed';
 import {
@@ -163,6 +164,64 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		);
 		expect(executions(after)).toBe(0);
 		expect(again.map((result) => bodyOf(result).reason)).toEqual(batch.map(() => 'duplicate'));
+	});
+
+	test('20 concurrent deliveries whose saves take the longer the earlier they start, then a restart: nothing runs twice', async () => {
+		const shared = await cluster();
+		const before = await shared.start();
+		const batch = events(20);
+		// Left to land in any order, the first save (the fewest entries) would land last.
+		let saves = 0;
+		shared.store.saveLatency = async () => {
+			await sleep(Math.max(0, 100 - 5 * saves++));
+		};
+
+		const first = await Promise.all(
+			batch.map(async (event) => await deliver(before, shared.secret, event)),
+		);
+		expect(first.map((result) => result.status)).toEqual(batch.map(() => 200));
+		expect(executions(before)).toBe(20);
+		expect(saves).toBe(20);
+		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
+
+		const after = await shared.start();
+		for (const event of batch) await deliver(after, shared.secret, event, 2);
+		expect(executions(after)).toBe(0);
+	});
+
+	test(`a stalled store holds up at most ${MAX_WAITING_CALLS} calls in line: the calls beyond it are answered meanwhile`, async () => {
+		const shared = await cluster();
+		const processor = await shared.start();
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		let stores = 0;
+		processor.storeExecution = async () => {
+			if (stores++ === 0) await held;
+		};
+		const batch = events(MAX_WAITING_CALLS + 4);
+		let released = false;
+		const answeredWhileHeld: number[] = [];
+		const first = deliver(processor, shared.secret, batch[0]);
+		while (stores === 0) await sleep(10);
+		const rest = batch.slice(1).map(async (event, index) => {
+			const result = await deliver(processor, shared.secret, event);
+			if (!released) answeredWhileHeld.push(index + 1);
+			return result;
+		});
+		const deadline = Date.now() + 5000;
+		while (answeredWhileHeld.length < 4 && Date.now() < deadline) await sleep(10);
+		await sleep(200); // no other call is answered while the first one's store is held
+		released = true;
+		release();
+
+		const all = await Promise.all([first, ...rest]);
+		// Calls 1 to MAX_WAITING_CALLS - 1 wait in line behind the held one; the rest go ahead.
+		expect(answeredWhileHeld.sort((a, b) => a - b)).toEqual(
+			[0, 1, 2, 3].map((i) => MAX_WAITING_CALLS + i),
+		);
+		expect(all.map((result) => result.status)).toEqual(batch.map(() => 200));
+		expect(executions(processor)).toBe(batch.length);
+		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
 	});
 
 	test('two processes whose saves overwrite each other: re-deliveries on the other process and after a restart run nothing', async () => {

@@ -5,6 +5,7 @@ import type { DeliveredEvent } from '../leadEvents/event';
 import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
 import { acceptEvent, checkEvent, dedupeScope } from './eventDedupe';
 import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
+import { takeSaveTurn } from './saveTurns';
 import { readSignatureHeader, verifySignature } from './signature';
 
 /** Writes the answer itself; with `noWebhookResponse` n8n then sends nothing. */
@@ -127,9 +128,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		nowSeconds,
 		this.getResponseObject(),
 	);
+	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
+	// A call that will save the journal waits for the previous one's save, so that none lands last
+	// with fewer entries (saveTurns).
+	if (check.verdict === 'new' || check.store !== undefined)
+		await takeSaveTurn(scope, this.getResponseObject());
 	if (check.store !== undefined) setRecent(staticData, endpoint.url, check.store);
 	if (check.verdict === 'duplicate') return acknowledge(event, 'duplicate');
-	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
 
 	return runOnceStored(
 		[[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],

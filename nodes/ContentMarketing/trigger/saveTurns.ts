@@ -1,0 +1,57 @@
+/**
+ * Static-data saves in turn per endpoint in this process. n8n saves a call's whole static data once
+ * the call is done (last write wins), and two saves in flight can reach the database in either order:
+ * an older journal landing last would drop a newer call's entry. A call that changes the journal
+ * therefore waits until the calls before it have been answered, which n8n does only after their saves
+ * (docs/triggers.md, "De-duplication").
+ */
+
+/** What a turn needs of the call's HTTP response (Node's ServerResponse). */
+export interface CallResponse {
+	readonly writableEnded: boolean;
+	once(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+/**
+ * Beyond this many unanswered calls of one endpoint, a call goes ahead without waiting, so that a
+ * burst is still answered within the service's 5 s however long n8n takes to store each execution. A
+ * call that waited saves after every call before it, with their entries and those of the calls that
+ * went ahead meanwhile.
+ */
+export const MAX_WAITING_CALLS = 8;
+
+interface Turns {
+	/** Settles once every call in the line has been answered. */
+	tail: Promise<void>;
+	unanswered: number;
+}
+
+const lines = new Map<string, Turns>();
+
+/** Resolves once `response` was sent (n8n saved static data before) or its connection closed. */
+function answered(response: CallResponse): Promise<void> {
+	return new Promise((resolve) => {
+		if (response.writableEnded) return resolve();
+		response.once('finish', resolve);
+		response.once('close', resolve);
+	});
+}
+
+/**
+ * Joins the line of `scope`'s calls that change static data in this process, and waits until every
+ * call before it has been answered (or lost its connection), unless the line is longer than
+ * MAX_WAITING_CALLS.
+ */
+export async function takeSaveTurn(scope: string, response: CallResponse): Promise<void> {
+	const line = lines.get(scope) ?? { tail: Promise.resolve(), unanswered: 0 };
+	lines.set(scope, line);
+	const before = line.tail;
+	const waits = line.unanswered < MAX_WAITING_CALLS;
+	const done = answered(response).then(() => {
+		line.unanswered--;
+		if (line.unanswered === 0 && lines.get(scope) === line) lines.delete(scope);
+	});
+	line.unanswered++;
+	line.tail = Promise.all([before, done]).then(() => undefined);
+	if (waits) await before;
+}
