@@ -120,19 +120,19 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// it (a save another call overwrote), so that the other processes see it again.
 	const scope = dedupeScope.call(this, endpoint.id);
 	const attempt = deliveryAttempt.call(this);
+	const response = this.getResponseObject();
 	const check = checkEvent(
 		scope,
 		readDedupe(staticData, endpoint.url),
 		event.id,
 		attempt,
 		nowSeconds,
-		this.getResponseObject(),
+		response,
 	);
 	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
-	// A call that will save the journal waits for the previous one's save, so that none lands last
+	// A call that will save the journal waits for the earlier such calls' saves, so that none lands last
 	// with fewer entries (saveTurns).
-	if (check.verdict === 'new' || check.store !== undefined)
-		await takeSaveTurn(scope, this.getResponseObject());
+	if (check.verdict === 'new' || check.store !== undefined) await takeSaveTurn(scope, response);
 	if (check.store !== undefined) setRecent(staticData, endpoint.url, check.store);
 	if (check.verdict === 'duplicate') return acknowledge(event, 'duplicate');
 

@@ -270,11 +270,6 @@ try {
 	const workerOf = (executionId) =>
 		workers.find((w) => w.output().includes(`Worker started execution ${executionId} `))?.name ??
 		'no worker';
-	/**
-	 * Executions n8n stored and failed before running (`[{ event, execution }]`): restarts the main, whose
-	 * queue recovery marks them crashed, and retries each from n8n as a user would from its Executions
-	 * list; every retry must succeed. Returns the line for the step's detail.
-	 */
 	/** The length of one of Bull's lists of n8n's queue in Redis (wait, active, delayed, failed). */
 	const queueLength = (list) => {
 		const type = redis.command(['TYPE', `bull:jobs:${list}`]);
@@ -308,6 +303,11 @@ try {
 		return `now ${JSON.stringify(statuses)}; ${lines.join('; ')}; Redis queue: ${queue}`;
 	};
 
+	/**
+	 * Executions n8n stored and failed before running (`[{ event, execution }]`): restarts the main, whose
+	 * queue recovery marks those left "new" crashed, and retries each from n8n as a user would from its
+	 * Executions list; every retry must succeed. Returns the line for the step's detail.
+	 */
 	const recoverFailedByN8n = async (failures) => {
 		if (failures.length === 0) return '';
 		const ids = failures.map((f) => f.execution);
