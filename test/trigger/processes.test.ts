@@ -1,7 +1,10 @@
 import { request } from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_WAITING_CALLS } from '../../dist/nodes/ContentMarketing/trigger/saveTurns';
+import {
+	LATE_TURN_MS,
+	MAX_WAITING_CALLS,
+} from '../../dist/nodes/ContentMarketing/trigger/saveTurns';
 import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
 import type { EndpointRecord } from './trigger-bed';
 import {
@@ -140,6 +143,22 @@ function storedIds(cluster: Cluster, batch: SignedEvent[]): string[] {
 		batch.map((event) => event.id),
 	);
 }
+/** Holds `processor`'s first execution store (a stalled database) until `release()`. */
+function holdFirstStore(processor: TriggerHarness): { release(): void; started(): Promise<void> } {
+	let release!: () => void;
+	const held = new Promise<void>((resolve) => (release = resolve));
+	let stores = 0;
+	processor.storeExecution = async () => {
+		if (stores++ === 0) await held;
+	};
+	return {
+		release,
+		async started() {
+			while (stores === 0) await sleep(10);
+		},
+	};
+}
+
 const executions = (trigger: TriggerHarness) =>
 	trigger.deliveries.filter((delivery) => delivery.items.length > 0).length;
 const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseBody) as IDataObject;
@@ -192,17 +211,12 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 	test(`a stalled store holds up at most ${MAX_WAITING_CALLS} calls in line: the calls beyond it are answered meanwhile`, async () => {
 		const shared = await cluster();
 		const processor = await shared.start();
-		let release!: () => void;
-		const held = new Promise<void>((resolve) => (release = resolve));
-		let stores = 0;
-		processor.storeExecution = async () => {
-			if (stores++ === 0) await held;
-		};
+		const store = holdFirstStore(processor);
 		const batch = events(MAX_WAITING_CALLS + 4);
 		let released = false;
 		const answeredWhileHeld: number[] = [];
 		const first = deliver(processor, shared.secret, batch[0]);
-		while (stores === 0) await sleep(10);
+		await store.started();
 		const rest = batch.slice(1).map(async (event, index) => {
 			const result = await deliver(processor, shared.secret, event);
 			if (!released) answeredWhileHeld.push(index + 1);
@@ -212,7 +226,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		while (answeredWhileHeld.length < 4 && Date.now() < deadline) await sleep(10);
 		await sleep(200); // no other call is answered while the first one's store is held
 		released = true;
-		release();
+		store.release();
 
 		const all = await Promise.all([first, ...rest]);
 		// Calls 1 to MAX_WAITING_CALLS - 1 wait in line behind the held one; the rest go ahead.
@@ -221,6 +235,44 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		);
 		expect(all.map((result) => result.status)).toEqual(batch.map(() => 200));
 		expect(executions(processor)).toBe(batch.length);
+		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
+	});
+
+	test(`calls whose turn comes later than ${LATE_TURN_MS} ms are answered 503 and run nothing; their retries run once`, async () => {
+		const shared = await cluster();
+		const processor = await shared.start();
+		const store = holdFirstStore(processor);
+		const batch = events(4);
+		const first = deliver(processor, shared.secret, batch[0]);
+		await store.started();
+		const inLine = batch
+			.slice(1)
+			.map(async (event) => await deliver(processor, shared.secret, event));
+		await sleep(LATE_TURN_MS + 300);
+		store.release();
+
+		expect((await first).status).toBe(200);
+		const deferred = await Promise.all(inLine);
+		expect(deferred.map((result) => result.status)).toEqual([503, 503, 503]);
+		expect(deferred.map((result) => bodyOf(result).error)).toEqual(
+			batch.slice(1).map(() => 'event_deferred'),
+		);
+		expect(executions(processor)).toBe(1);
+		expect(storedIds(shared, batch)).toEqual([batch[0].id]);
+
+		// The service's retries, one on this process and two on another: each runs once.
+		const other = await shared.start();
+		const retried = [
+			await deliver(processor, shared.secret, batch[1], 2),
+			await deliver(other, shared.secret, batch[2], 2),
+			await deliver(other, shared.secret, batch[3], 2),
+		];
+		expect(retried.map((result) => bodyOf(result).reason)).toEqual([
+			'new event',
+			'new event',
+			'new event',
+		]);
+		expect(executions(processor) + executions(other)).toBe(batch.length);
 		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
 	});
 

@@ -5,7 +5,7 @@ import type { DeliveredEvent } from '../leadEvents/event';
 import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
 import { acceptEvent, checkEvent, dedupeScope } from './eventDedupe';
 import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
-import { takeSaveTurn } from './saveTurns';
+import { LATE_TURN_MS, takeSaveTurn } from './saveTurns';
 import { readSignatureHeader, verifySignature } from './signature';
 
 /** Writes the answer itself; with `noWebhookResponse` n8n then sends nothing. */
@@ -89,11 +89,12 @@ function runOnceStored(
  * One delivery: signature (over the raw bytes, with the secrets this node holds), then payload,
  * event type, filters and de-duplication. Only a new, wanted event starts an execution, and it is
  * answered 200 only once n8n has stored it (runOnceStored). Every other verified event gets its 200 at
- * once; refusals get 400/401 with `{ error }`, and a retry of an event this process is still storing
- * gets 503 (the service retries it later).
+ * once; refusals get 400/401 with `{ error }`, and a retry of an event this process is still storing,
+ * or a new event whose save turn came late, gets 503 (the service retries it later).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const nowSeconds = Math.floor(Date.now() / 1000);
+	const arrivedMs = Date.now();
+	const nowSeconds = Math.floor(arrivedMs / 1000);
 	const staticData = this.getWorkflowStaticData('node');
 	const endpoints = readEndpoints(staticData);
 	const rawBody = await rawBodyOf.call(this);
@@ -135,6 +136,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (check.verdict === 'new' || check.store !== undefined) await takeSaveTurn(scope, response);
 	if (check.store !== undefined) setRecent(staticData, endpoint.url, check.store);
 	if (check.verdict === 'duplicate') return acknowledge(event, 'duplicate');
+	if (Date.now() - arrivedMs > LATE_TURN_MS) return refuse.call(this, 503, 'event_deferred');
 
 	return runOnceStored(
 		[[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],

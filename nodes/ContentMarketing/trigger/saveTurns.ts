@@ -20,6 +20,14 @@ export interface CallResponse {
  */
 export const MAX_WAITING_CALLS = 8;
 
+/**
+ * A new event whose turn comes later than this after its call reached the node is answered 503 and
+ * not run. Its answer would likely reach the service after its 5 s, which then counts the attempt as
+ * failed and sends it again, perhaps to a process that cannot see this call's entry yet: the retry
+ * runs the event instead, once.
+ */
+export const LATE_TURN_MS = 1500;
+
 interface Turns {
 	/** Settles once every call in the line has been answered. */
 	tail: Promise<void>;
