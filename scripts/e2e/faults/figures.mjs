@@ -78,8 +78,11 @@ export async function waitForExecutionsSettled(list, { quietMs = 5000, timeoutMs
  * left it in status `new` (created, never run). `failedByN8n`: ids of executions n8n stored and then
  * failed before running them (named so in its own log, e.g. a worker that could not load the execution
  * while PostgreSQL restarted); an acknowledged event whose only execution is one of them counts apart.
+ * `wiped`: executions `[{ id, createdMs }]` n8n failed (its log names them) and whose stored data it
+ * replaced by its error, so that they no longer name their event (n8n's processError after a lost Redis
+ * job); a lost event counts apart when one of them, each used once, was created during one of its attempts.
  */
-export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) {
+export function eventFigures(log, executions, { failedByN8n = new Set(), wiped = [] } = {}) {
 	const events = new Map();
 	for (const d of log) {
 		const event = events.get(d.event_id) ?? {
@@ -87,8 +90,10 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 			acked: undefined,
 			startup: 0,
 			answers: [],
+			windows: [],
 		};
 		event.attempts++;
+		event.windows.push(attemptWindow(d));
 		event.answers.push(`${d.attempt}: ${d.status_code ?? d.error}`);
 		if (d.status_code === 200 && STARTING_UP.test(d.response_excerpt ?? '')) event.startup++;
 		if (d.ok && event.acked === undefined) event.acked = d;
@@ -123,6 +128,8 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 		lostToStartup: 0,
 		/** `{ event, execution }`: acknowledged after n8n stored the execution, which n8n then failed. */
 		lostToN8nFailure: [],
+		/** `{ event, execution }`: acknowledged, then n8n failed an execution it stored then and dropped its data. */
+		lostToN8nWiped: [],
 		lostAnswered: [],
 		/** Executions of events in `lostAnswered` that n8n stored and left "new", its log silent. */
 		lostUnrun: [],
@@ -131,6 +138,14 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 		neverAcknowledged: 0,
 		twice: 0,
 		extraRuns: 0,
+	};
+	const unused = [...wiped].sort((a, b) => a.createdMs - b.createdMs);
+	/** The earliest wiped execution not matched yet that was created during one of `event`'s attempts. */
+	const wipedDuring = (event) => {
+		const index = unused.findIndex(({ createdMs }) =>
+			event.windows.some(([from, to]) => createdMs >= from && createdMs <= to),
+		);
+		return index === -1 ? undefined : unused.splice(index, 1)[0];
 	};
 	for (const [id, event] of events) {
 		const count = runs.get(id) ?? 0;
@@ -147,6 +162,11 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 			figures.lostToN8nFailure.push({ event: id, execution: storedNotRun.get(id) });
 		else {
 			const unrun = leftNew.get(id);
+			const dropped = unrun === undefined ? wipedDuring(event) : undefined;
+			if (dropped !== undefined) {
+				figures.lostToN8nWiped.push({ event: id, execution: String(dropped.id) });
+				continue;
+			}
 			if (unrun !== undefined) figures.lostUnrun.push(unrun);
 			figures.lostAnswered.push(
 				`${id} (attempt ${event.acked.attempt}: ${event.acked.response_excerpt}${unrun === undefined ? '' : `; execution ${unrun} left "new"`})`,
@@ -154,6 +174,16 @@ export function eventFigures(log, executions, { failedByN8n = new Set() } = {}) 
 		}
 	}
 	return figures;
+}
+
+/**
+ * When n8n may have created an attempt's execution: from the attempt's start (the log's whole second) to
+ * its answer, plus a margin; with no answer, n8n may still have been storing it long after.
+ */
+function attemptWindow(d) {
+	const from = Date.parse(d.at);
+	const margin = d.status_code === null ? 60_000 : 2000;
+	return [from, from + 1000 + d.duration_ms + margin];
 }
 
 const percent = (part, whole) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(1));
@@ -164,6 +194,7 @@ export function describeFigures(name, f) {
 		`${name}: ${f.events} events, ${f.attempts} attempts, ${f.executions} started executions` +
 		` (+${f.notStarted} left "new" by n8n); lost ${f.lost} (${f.lostToStartup} acknowledged by n8n's` +
 		` start-up 200, ${f.lostToN8nFailure.length} stored by n8n and failed by it before running,` +
+		` ${f.lostToN8nWiped.length} stored by n8n and failed by it with their data dropped,` +
 		` ${f.lostAnswered.length} by the node, ${f.neverAcknowledged} never acknowledged);` +
 		` run twice ${f.twice} (${percent(f.twice, f.events)} %); start-up 200 answers ${f.startupAnswers}`
 	);
