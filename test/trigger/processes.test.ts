@@ -238,7 +238,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
 	});
 
-	test(`calls whose turn comes later than ${LATE_TURN_MS} ms are answered 503 and run nothing; their retries run once`, async () => {
+	test(`calls that wait longer than ${LATE_TURN_MS} ms for their turn are answered 503 and run nothing; their retries run once`, async () => {
 		const shared = await cluster();
 		const processor = await shared.start();
 		const store = holdFirstStore(processor);

@@ -90,11 +90,10 @@ function runOnceStored(
  * event type, filters and de-duplication. Only a new, wanted event starts an execution, and it is
  * answered 200 only once n8n has stored it (runOnceStored). Every other verified event gets its 200 at
  * once; refusals get 400/401 with `{ error }`, and a retry of an event this process is still storing,
- * or a new event whose save turn came late, gets 503 (the service retries it later).
+ * or a new event that waited long for its save turn, gets 503 (the service retries it later).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const arrivedMs = Date.now();
-	const nowSeconds = Math.floor(arrivedMs / 1000);
+	const nowSeconds = Math.floor(Date.now() / 1000);
 	const staticData = this.getWorkflowStaticData('node');
 	const endpoints = readEndpoints(staticData);
 	const rawBody = await rawBodyOf.call(this);
@@ -133,10 +132,11 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
 	// A call that will save the journal waits for the earlier such calls' saves, so that none lands last
 	// with fewer entries (saveTurns).
-	if (check.verdict === 'new' || check.store !== undefined) await takeSaveTurn(scope, response);
+	const waitedMs =
+		check.verdict === 'new' || check.store !== undefined ? await takeSaveTurn(scope, response) : 0;
 	if (check.store !== undefined) setRecent(staticData, endpoint.url, check.store);
 	if (check.verdict === 'duplicate') return acknowledge(event, 'duplicate');
-	if (Date.now() - arrivedMs > LATE_TURN_MS) return refuse.call(this, 503, 'event_deferred');
+	if (waitedMs > LATE_TURN_MS) return refuse.call(this, 503, 'event_deferred');
 
 	return runOnceStored(
 		[[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],

@@ -21,10 +21,9 @@ export interface CallResponse {
 export const MAX_WAITING_CALLS = 8;
 
 /**
- * A new event whose turn comes later than this after its call reached the node is answered 503 and
- * not run. Its answer would likely reach the service after its 5 s, which then counts the attempt as
- * failed and sends it again, perhaps to a process that cannot see this call's entry yet: the retry
- * runs the event instead, once.
+ * A new event that waited longer than this for its turn is answered 503 and not run. Its answer would
+ * likely reach the service after its 5 s, which then counts the attempt as failed and sends it again,
+ * perhaps to a process that cannot see this call's entry yet: the retry runs the event instead, once.
  */
 export const LATE_TURN_MS = 1500;
 
@@ -48,9 +47,9 @@ function answered(response: CallResponse): Promise<void> {
 /**
  * Joins the line of `scope`'s calls that change static data in this process, and waits until every
  * call before it has been answered (or lost its connection), unless the line is longer than
- * MAX_WAITING_CALLS.
+ * MAX_WAITING_CALLS. Resolves to the milliseconds it waited.
  */
-export async function takeSaveTurn(scope: string, response: CallResponse): Promise<void> {
+export async function takeSaveTurn(scope: string, response: CallResponse): Promise<number> {
 	const line = lines.get(scope) ?? { tail: Promise.resolve(), unanswered: 0 };
 	lines.set(scope, line);
 	const before = line.tail;
@@ -61,5 +60,8 @@ export async function takeSaveTurn(scope: string, response: CallResponse): Promi
 	});
 	line.unanswered++;
 	line.tail = Promise.all([before, done]).then(() => undefined);
-	if (waits) await before;
+	if (!waits) return 0;
+	const since = Date.now();
+	await before;
+	return Date.now() - since;
 }
