@@ -33,6 +33,7 @@ import {
 	FAULT_RETRIES_MS,
 	describeFigures,
 	eventFigures,
+	FAULT_TWICE_SHARE,
 	waitForExecutionsSettled,
 	waitForServiceDone,
 } from './figures.mjs';
@@ -330,6 +331,10 @@ try {
 			assert(
 				trigger.events === RATE * STREAM_SECONDS,
 				`${trigger.events} events reached the trigger's endpoint`,
+			);
+			assert(
+				trigger.twice <= FAULT_TWICE_SHARE * trigger.events,
+				`${trigger.twice} of ${trigger.events} events ran twice, more than ${FAULT_TWICE_SHARE * 100} %`,
 			);
 			assert(
 				trigger.lostAnswered.length === 0 && trigger.neverAcknowledged === 0,

@@ -5,6 +5,12 @@
 /** n8n answers every request with this 200 while its database is connected but not yet migrated. */
 export const STARTING_UP = /n8n is starting up/i;
 
+/**
+ * Under faults (n8n killed, its database stalled, answers later than the service's 5 s) at most this
+ * share of the events may run twice (docs/triggers.md "De-duplication" names the cases).
+ */
+export const FAULT_TWICE_SHARE = 0.05;
+
 /** The retry schedule of the fault checks: the service's (10 s, 1 min, ...) compressed. */
 export const FAULT_RETRIES_MS = [2000, 4000, 8000, 15_000, 30_000];
 
