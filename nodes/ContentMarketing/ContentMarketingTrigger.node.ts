@@ -1,5 +1,7 @@
 import type {
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
@@ -11,6 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchResources } from './methods/listSearch';
 import { receiveDelivery } from './trigger/delivery';
 import { eventsSubtitle, leadEventProperties } from './leadEvents/description';
+import { recordExecutionRun } from './trigger/executionRun';
 import { checkExists, create, remove } from './trigger/lifecycle';
 
 /** Only the webhook trigger needs a public URL; the poll trigger is the way around it. */
@@ -83,5 +86,10 @@ export class ContentMarketingTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery.call(this);
+	}
+
+	/** n8n runs this in every execution the trigger started; its items pass through. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [recordExecutionRun.call(this)];
 	}
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { HookContext, WebhookContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	IDataObject,
 	IHttpRequestMethods,
@@ -8,6 +8,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	IRun,
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
@@ -17,7 +18,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { UnexpectedError } from 'n8n-workflow';
+import { UnexpectedError, createRunExecutionData } from 'n8n-workflow';
 
 import type { HttpRequestSlot, HttpResponseSlot } from './additional-data';
 import { createAdditionalData } from './additional-data';
@@ -39,7 +40,12 @@ import {
 	runWebhook,
 	sendAnswer,
 } from './webhook-service';
-import { DEFAULT_WORKFLOW_ID, createWorkflow, persistableStaticData } from './workflow';
+import {
+	DEFAULT_WORKFLOW_ID,
+	createWorkflow,
+	persistableStaticData,
+	workflowBase,
+} from './workflow';
 
 export interface TriggerOptions {
 	type: string;
@@ -344,6 +350,35 @@ export class TriggerHarness {
 		await this.persist(workflow);
 		sendAnswer(res, answer);
 		this.record(delivery, route);
+	}
+
+	/**
+	 * Runs a stored execution of items this trigger emitted, as n8n runs one after storing it (and n8n
+	 * 2.41 again at start for one a kill left `new`): the trigger's node first, with the items as its
+	 * input; static data saved after, if the run changed it. Resolves to the trigger's output.
+	 */
+	async runExecution(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		const workflow = this.workflow();
+		const node = workflow.nodes[this.name];
+		const executionId = this.context.nextExecutionId(DEFAULT_WORKFLOW_ID);
+		const hooks = new ExecutionLifecycleHooks('webhook', executionId, workflowBase(workflow));
+		const finished = deferred<IRun>();
+		hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+		const additionalData = createAdditionalData({
+			credentialsHelper: this.context.credentials,
+			urls: this.context.urls(),
+			executionId,
+			hooks,
+		});
+		const runData = createRunExecutionData({
+			executionData: { nodeExecutionStack: [{ node, data: { main: [items] }, source: null }] },
+		});
+		await new WorkflowExecute(additionalData, 'webhook', runData).processRunExecutionData(workflow);
+		const run = await finished.promise;
+		await this.persist(workflow);
+		const error = run.data.resultData.error;
+		if (error !== undefined) throw error;
+		return run.data.resultData.runData[this.name]?.[0]?.data?.main?.[0] ?? [];
 	}
 
 	private record(delivery: Delivery, route: WebhookRoute): void {

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import {
 	LATE_TURN_MS,
@@ -164,6 +164,57 @@ const executions = (trigger: TriggerHarness) =>
 const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseBody) as IDataObject;
 
 describe('Content Marketing Trigger: one event, one execution across processes and restarts', () => {
+	test('an execution n8n re-runs after a kill (n8n 2.41) makes the retry of its event a duplicate, also after one more restart', async () => {
+		const shared = await cluster();
+		const killed = await shared.start();
+		const [recovered, notRecovered] = events(2);
+		// Killed after n8n stored each execution: the call saves no static data and never answers.
+		const stored: INodeExecutionData[][] = [];
+		killed.storeExecution = (items) => {
+			stored.push(items);
+			throw new Error('n8n was killed');
+		};
+		for (const event of [recovered, notRecovered]) await deliver(killed, shared.secret, event, 1);
+		expect(stored).toHaveLength(2);
+		expect(storedIds(shared, [recovered, notRecovered])).toEqual([]);
+
+		// At start n8n re-runs the first execution; the second stays unrun (n8n 2.8 never re-runs one).
+		const restarted = await shared.start();
+		const output = await restarted.runExecution(stored[0]);
+		expect(output.map((item) => item.json)).toEqual(stored[0].map((item) => item.json));
+
+		const retry = await deliver(restarted, shared.secret, recovered, 2);
+		expect(bodyOf(retry).reason).toBe('duplicate');
+		const otherRetry = await deliver(restarted, shared.secret, notRecovered, 2);
+		expect(bodyOf(otherRetry).reason).toBe('new event');
+		expect(executions(restarted)).toBe(1);
+
+		const again = await shared.start();
+		const late = await deliver(again, shared.secret, recovered, 3);
+		expect(bodyOf(late).reason).toBe('duplicate');
+		expect(executions(again)).toBe(0);
+	});
+
+	test('when the retry of its event runs before n8n re-runs a killed execution, the re-run passes nothing on', async () => {
+		const shared = await cluster();
+		const killed = await shared.start();
+		const [event] = events(1);
+		const stored: INodeExecutionData[][] = [];
+		killed.storeExecution = (items) => {
+			stored.push(items);
+			throw new Error('n8n was killed');
+		};
+		await deliver(killed, shared.secret, event, 1);
+
+		const restarted = await shared.start();
+		const retry = await deliver(restarted, shared.secret, event, 2);
+		expect(bodyOf(retry).reason).toBe('new event');
+		const retried = restarted.deliveries.at(-1)?.items ?? [];
+		expect(await restarted.runExecution(retried)).toHaveLength(1);
+		// The execution n8n stored before the kill, re-run after the retry's: its items go no further.
+		expect(await restarted.runExecution(stored[0])).toEqual([]);
+	});
+
 	test('20 concurrent deliveries, then a restart: every re-delivery is answered "duplicate"', async () => {
 		const shared = await cluster();
 		const before = await shared.start();

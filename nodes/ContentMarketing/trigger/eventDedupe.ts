@@ -7,7 +7,7 @@
  * guarantees and the cases it does not cover.
  */
 
-import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { JournalSegments } from './eventJournal';
 import { EventJournal, fingerprint } from './eventJournal';
@@ -56,6 +56,8 @@ export const PENDING_STALE_SECONDS = 60;
 interface ScopeMemory {
 	/** Event id -> unix seconds accepted, oldest first. */
 	accepted: Map<string, number>;
+	/** Event id -> the execution of this process that runs its items (the first to claim them). */
+	runIn: Map<string, string>;
 	pending: Map<string, PendingEvent>;
 	journal: EventJournal;
 }
@@ -63,13 +65,17 @@ interface ScopeMemory {
 const memory = new Map<string, ScopeMemory>();
 
 /** In-memory de-duplication scope: one per workflow, trigger node and endpoint. */
-export function dedupeScope(this: IHookFunctions | IWebhookFunctions, endpointId: string): string {
+export function dedupeScope(
+	this: IHookFunctions | IWebhookFunctions | IExecuteFunctions,
+	endpointId: string,
+): string {
 	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}\u0000${endpointId}`;
 }
 
 function memoryFor(scope: string): ScopeMemory {
 	const found = memory.get(scope) ?? {
 		accepted: new Map(),
+		runIn: new Map(),
 		pending: new Map(),
 		journal: new EventJournal(),
 	};
@@ -204,6 +210,28 @@ export function acceptEvent(
 	known.journal.add(fingerprint(eventId), nowSeconds + journalSeconds(attempt));
 	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
 	return known.journal.segments;
+}
+
+/**
+ * Claims `eventId`'s items for the execution `executionId` of this process, and counts the event as
+ * accepted. False when another execution claimed them first: n8n 2.41 re-runs at start an execution a
+ * kill left stored (EnqueuedExecutionRecoveryService) whose webhook call never saved the journal, and
+ * the service's retry of its event can start a second one; whichever runs second runs nothing.
+ */
+export function claimRun(
+	scope: string,
+	eventId: string,
+	executionId: string,
+	nowSeconds: number,
+): boolean {
+	const known = memoryFor(scope);
+	const claimed = known.runIn.get(eventId);
+	if (claimed !== undefined) return claimed === executionId;
+	known.runIn.set(eventId, executionId);
+	if (known.runIn.size > MEMORY_MAX_IDS)
+		known.runIn.delete(known.runIn.keys().next().value as string);
+	acceptEvent(scope, eventId, undefined, nowSeconds);
+	return true;
 }
 
 /** Forgets the in-memory ids of an endpoint (called when it is deleted). */

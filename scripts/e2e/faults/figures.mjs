@@ -11,6 +11,12 @@ export const STARTING_UP = /n8n is starting up/i;
  */
 export const FAULT_TWICE_SHARE = 0.05;
 
+/**
+ * Under kills of a serving n8n and SQLite write locks (one process), at most this share of the events
+ * may run to success twice; a killed run that n8n re-ran counts once.
+ */
+export const KILLED_TWICE_SHARE = 0.01;
+
 /** The retry schedule of the fault checks: the service's (10 s, 1 min, ...) compressed. */
 export const FAULT_RETRIES_MS = [2000, 4000, 8000, 15_000, 30_000];
 
@@ -80,7 +86,8 @@ export async function waitForExecutionsSettled(list, { quietMs = 5000, timeoutMs
 
 /**
  * Figures of one workflow: `log` its endpoint's delivery attempts, `executions` its stored executions
- * `[{ id, status, data }]` (data: the stored run data text). An execution counts as started unless n8n
+ * `[{ id, status, data, reached? }]` (data: the stored run data text; reached: the event ids that reached
+ * the workflow's last node, when known: an execution that ran to success counts for those only). An execution counts as started unless n8n
  * left it in status `new` (created, never run). `failedByN8n`: ids of executions n8n stored and then
  * failed before running them (named so in its own log, e.g. a worker that could not load the execution
  * while PostgreSQL restarted); an acknowledged event whose only execution is one of them counts apart.
@@ -106,6 +113,8 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 		events.set(d.event_id, event);
 	}
 	const runs = new Map();
+	/** Event id -> executions that ran to success (a killed run n8n re-ran counts once, as its crash). */
+	const successes = new Map();
 	/** Event id -> the id of a stored execution n8n failed before running it. */
 	const storedNotRun = new Map();
 	/** Event id -> the id of a stored execution left "new" that n8n's log does not name. */
@@ -122,7 +131,12 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 			for (const id of eventIdsIn(execution.data)) named.set(id, String(execution.id));
 			continue;
 		}
-		for (const id of eventIdsIn(execution.data)) runs.set(id, (runs.get(id) ?? 0) + 1);
+		for (const id of eventIdsIn(execution.data)) {
+			runs.set(id, (runs.get(id) ?? 0) + 1);
+		}
+		if (execution.status !== 'success') continue;
+		for (const id of execution.reached ?? eventIdsIn(execution.data))
+			successes.set(id, (successes.get(id) ?? 0) + 1);
 	}
 	const figures = {
 		events: events.size,
@@ -143,6 +157,10 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 		lostAnswers: [],
 		neverAcknowledged: 0,
 		twice: 0,
+		/** Events with two or more executions that ran to success: the duplicates a user sees. */
+		twiceSucceeded: 0,
+		/** Their ids, for the failure message and the attempts printed beside them. */
+		twiceSucceededIds: [],
 		extraRuns: 0,
 	};
 	const unused = [...wiped].sort((a, b) => a.createdMs - b.createdMs);
@@ -158,6 +176,10 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 		if (count >= 2) {
 			figures.twice++;
 			figures.extraRuns += count - 1;
+		}
+		if ((successes.get(id) ?? 0) >= 2) {
+			figures.twiceSucceeded++;
+			figures.twiceSucceededIds.push(`${id} (${event.answers.join(', ')})`);
 		}
 		if (count > 0) continue;
 		figures.lost++;
@@ -202,6 +224,30 @@ export function describeFigures(name, f) {
 		` start-up 200, ${f.lostToN8nFailure.length} stored by n8n and failed by it before running,` +
 		` ${f.lostToN8nWiped.length} stored by n8n and failed by it with their data dropped,` +
 		` ${f.lostAnswered.length} by the node, ${f.neverAcknowledged} never acknowledged);` +
-		` run twice ${f.twice} (${percent(f.twice, f.events)} %); start-up 200 answers ${f.startupAnswers}`
+		` run twice ${f.twice} (${percent(f.twice, f.events)} %), to success twice ${f.twiceSucceeded}` +
+		` (${percent(f.twiceSucceeded, f.events)} %); start-up 200 answers ${f.startupAnswers}`
 	);
+}
+
+/**
+ * One event's story for a failure message: each attempt (when sent, seconds from `t0Ms`, and its answer)
+ * and each stored execution that names it (status, created, started, stopped).
+ */
+export function describeEvent(eventId, log, executions, t0Ms) {
+	// SQLite keeps UTC without a zone ("2026-01-01 10:00:00.000"); the sandbox an ISO time.
+	const ms = (time) =>
+		Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(time) ? time : `${time.replace(' ', 'T')}Z`);
+	const at = (time) => (time ? `${((ms(String(time)) - t0Ms) / 1000).toFixed(1)}` : '-');
+	const attempts = log
+		.filter((d) => d.event_id === eventId)
+		.map(
+			(d) => `#${d.attempt} at ${at(d.at)} s: ${d.status_code ?? d.error} in ${d.duration_ms} ms`,
+		);
+	const runs = executions
+		.filter((e) => eventIdsIn(e.data).includes(eventId))
+		.map(
+			(e) =>
+				`${e.id} ${e.status} (created ${at(e.createdAt)}, started ${at(e.startedAt)}, stopped ${at(e.stoppedAt)})`,
+		);
+	return `  ${eventId}: attempts ${attempts.join('; ')}; executions ${runs.join('; ')}`;
 }
