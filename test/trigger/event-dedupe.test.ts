@@ -53,20 +53,14 @@ const newProcess = () => `process-${randomUUID()}`;
 class Row {
 	recent: JournalSegments = {};
 
-	legacySeen: unknown = undefined;
-
 	load(): StoredDedupe {
-		return {
-			recent: JSON.parse(JSON.stringify(this.recent)) as unknown,
-			legacySeen: this.legacySeen,
-		};
+		return { recent: JSON.parse(JSON.stringify(this.recent)) as unknown };
 	}
 
 	/** What a call's save writes: its static data as it is now, or nothing if unchanged. */
 	save(store: JournalSegments | undefined): void {
 		if (store === undefined) return;
 		this.recent = JSON.parse(JSON.stringify(store)) as JournalSegments;
-		this.legacySeen = undefined;
 	}
 
 	/** The fingerprints the row holds, with when each expires. */
@@ -131,27 +125,6 @@ describe('eventDedupe: claims', () => {
 		const scope = newProcess();
 		claimEvent(scope, row.load(), 'evt_2', FIRST, NOW);
 		expect(claimEvent(scope, row.load(), 'evt_2', FIRST, NOW).duplicate).toBe(true);
-	});
-
-	test('ids stored by earlier versions (seen: { id: seconds }, or a plain list) are read, then dropped from the row', () => {
-		const row = new Row();
-		row.legacySeen = { evt_a: NOW - 10, evt_b: 'x', evt_c: null };
-
-		const retryA = claimEvent(newProcess(), row.load(), 'evt_a', RETRY, NOW);
-		row.save(retryA.store);
-
-		expect(retryA.duplicate).toBe(true);
-		expect(row.legacySeen).toBeUndefined();
-		expect(row.holds('evt_a')).toBe(true);
-		expect(claimEvent(newProcess(), row.load(), 'evt_b', RETRY, NOW).duplicate).toBe(false);
-		const list = claimEvent(
-			newProcess(),
-			{ recent: undefined, legacySeen: ['evt_x', 3, ''] },
-			'evt_x',
-			RETRY,
-			NOW,
-		);
-		expect(list.duplicate).toBe(true);
 	});
 });
 

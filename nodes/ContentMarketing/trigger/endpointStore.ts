@@ -7,8 +7,7 @@ import { isObject } from '../helpers/values';
 /**
  * What the node keeps in its static data, per webhook URL:
  * `{ endpoints: { "<url>": { id, secret, recent: { "<unix second>": "<fingerprints>", ... } } } }`
- * (`recent`: the journal of recently accepted events, see eventDedupe and eventJournal; versions before
- * it stored every id of the retry horizon as `seen: { "evt_...": <unix seconds> }`, read once and dropped).
+ * (`recent`: the journal of recently accepted events, see eventDedupe and eventJournal).
  *
  * Keyed by URL because the test URL and the production URL each get their own endpoint (and
  * secret). n8n gives test webhooks a separate, unsaved static data object, so in n8n one object
@@ -50,7 +49,7 @@ export function getRecord(data: IDataObject, url: string): EndpointRecord | unde
 export function readDedupe(data: IDataObject, url: string): StoredDedupe {
 	const value = endpointsOf(data)[url];
 	if (!isObject(value)) return { recent: undefined };
-	return { recent: value.recent, legacySeen: value.seen };
+	return { recent: value.recent };
 }
 
 /** Stores a new endpoint (and forgets the ids seen by any earlier one for this URL). */
@@ -58,14 +57,12 @@ export function setRecord(data: IDataObject, { url, id, secret }: EndpointRecord
 	data.endpoints = { ...endpointsOf(data), [url]: { id, secret } };
 }
 
-/** Puts the journal in (the process's live copy, see eventJournal) and drops a legacy `seen`. */
+/** Puts the journal in (the process's live copy, see eventJournal). */
 export function setRecent(data: IDataObject, url: string, recent: JournalSegments): void {
 	const endpoints = endpointsOf(data);
 	const current = endpoints[url];
 	if (!isObject(current)) return;
-	const record: IDataObject = { ...current, recent };
-	delete record.seen;
-	data.endpoints = { ...endpoints, [url]: record };
+	data.endpoints = { ...endpoints, [url]: { ...current, recent } };
 }
 
 export function removeRecord(data: IDataObject, url: string): void {

@@ -93,33 +93,10 @@ function forgetOld(accepted: Map<string, number>, nowSeconds: number): void {
 	}
 }
 
-/**
- * Ids stored by earlier versions (`seen: { id: unix seconds }`, or a plain list, read as seen now):
- * taken into this process's memory, and into the journal while their first retry may still come.
- */
-function takeLegacy(scope: ScopeMemory, legacy: unknown, nowSeconds: number): void {
-	const entries: Array<[unknown, unknown]> = Array.isArray(legacy)
-		? legacy.map((id) => [id, nowSeconds])
-		: typeof legacy === 'object' && legacy !== null
-			? Object.entries(legacy)
-			: [];
-	const sorted = entries
-		.filter((entry): entry is [string, number] => typeof entry[0] === 'string' && entry[0] !== '')
-		.filter(([, at]) => typeof at === 'number' && Number.isFinite(at))
-		.sort((a, b) => a[1] - b[1]);
-	for (const [id, at] of sorted) {
-		if (at >= nowSeconds - DEDUPE_HORIZON_SECONDS && !scope.accepted.has(id))
-			scope.accepted.set(id, at);
-		scope.journal.add(fingerprint(id), at + journalSeconds(1));
-	}
-}
-
 /** What a call loaded from static data for its endpoint. */
 export interface StoredDedupe {
 	/** The journal (eventJournal's segments), as loaded. */
 	recent: unknown;
-	/** `seen`, what versions before the journal stored; undefined once rewritten. */
-	legacySeen?: unknown;
 }
 
 export type Verdict = 'new' | 'duplicate' | 'in progress';
@@ -164,10 +141,6 @@ export function checkEvent(
 	forgetOld(known.accepted, nowSeconds);
 	forgetPending(known.pending, nowSeconds);
 	let changed = known.journal.merge(stored.recent, nowSeconds);
-	if (stored.legacySeen !== undefined) {
-		takeLegacy(known, stored.legacySeen, nowSeconds);
-		changed = true;
-	}
 	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
 
 	const print = fingerprint(eventId);

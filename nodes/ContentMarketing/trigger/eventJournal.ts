@@ -5,9 +5,8 @@ import { isObject } from '../helpers/values';
 /**
  * The journal of recently accepted events that the trigger keeps in static data (see eventDedupe):
  * `{ "<unix second it expires>": "<fingerprint><fingerprint>..." }`, one string per second, each
- * fingerprint 8 characters. At 40 deliveries a second and 60 s per entry that is about 60 keys and
- * 20 kB, where one key per event id (what the trigger stored before) was 186 kB of 5,000 keys that n8n
- * parses, wraps in its change tracking and writes back on every call.
+ * fingerprint 8 characters: n8n parses, tracks and writes back static data on every call, so it stays a
+ * few dozen keys rather than one key per event.
  */
 export type JournalSegments = Record<string, string>;
 
