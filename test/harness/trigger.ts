@@ -353,12 +353,21 @@ export class TriggerHarness {
 	}
 
 	/**
-	 * Runs a stored execution of items this trigger emitted, as n8n runs one after storing it (and n8n
-	 * 2.41 again at start for one a kill left `new`): the trigger's node first, with the items as its
-	 * input; static data saved after, if the run changed it. Resolves to the trigger's output.
+	 * Runs a stored execution of items this trigger emitted, as n8n runs one after storing it: the
+	 * trigger's node first, with the items as its input; static data saved after, if the run changed it.
+	 * `recovered`: as n8n 2.41 re-runs at start one a kill left `new`, from the stored workflow snapshot,
+	 * which has no static data. Resolves to the trigger's output.
 	 */
-	async runExecution(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-		const workflow = this.workflow();
+	async runExecution(
+		items: INodeExecutionData[],
+		{ recovered = false }: { recovered?: boolean } = {},
+	): Promise<INodeExecutionData[]> {
+		const workflow = recovered
+			? createWorkflow(
+					{ id: DEFAULT_WORKFLOW_ID, nodes: [this.json], connections: {}, staticData: {} },
+					this.context.nodeTypes,
+				)
+			: this.workflow();
 		const node = workflow.nodes[this.name];
 		const executionId = this.context.nextExecutionId(DEFAULT_WORKFLOW_ID);
 		const hooks = new ExecutionLifecycleHooks('webhook', executionId, workflowBase(workflow));
@@ -375,7 +384,7 @@ export class TriggerHarness {
 		});
 		await new WorkflowExecute(additionalData, 'webhook', runData).processRunExecutionData(workflow);
 		const run = await finished.promise;
-		await this.persist(workflow);
+		if (!recovered) await this.persist(workflow);
 		const error = run.data.resultData.error;
 		if (error !== undefined) throw error;
 		return run.data.resultData.runData[this.name]?.[0]?.data?.main?.[0] ?? [];

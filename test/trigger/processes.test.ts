@@ -180,7 +180,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 
 		// At start n8n re-runs the first execution; the second stays unrun (n8n 2.8 never re-runs one).
 		const restarted = await shared.start();
-		const output = await restarted.runExecution(stored[0]);
+		const output = await restarted.runExecution(stored[0], { recovered: true });
 		expect(output.map((item) => item.json)).toEqual(stored[0].map((item) => item.json));
 
 		const retry = await deliver(restarted, shared.secret, recovered, 2);
@@ -212,7 +212,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		const retried = restarted.deliveries.at(-1)?.items ?? [];
 		expect(await restarted.runExecution(retried)).toHaveLength(1);
 		// The execution n8n stored before the kill, re-run after the retry's: its items go no further.
-		expect(await restarted.runExecution(stored[0])).toEqual([]);
+		expect(await restarted.runExecution(stored[0], { recovered: true })).toEqual([]);
 	});
 
 	test('20 concurrent deliveries, then a restart: every re-delivery is answered "duplicate"', async () => {

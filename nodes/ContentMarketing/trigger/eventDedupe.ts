@@ -56,8 +56,6 @@ export const PENDING_STALE_SECONDS = 60;
 interface ScopeMemory {
 	/** Event id -> unix seconds accepted, oldest first. */
 	accepted: Map<string, number>;
-	/** Event id -> the execution of this process that runs its items (the first to claim them). */
-	runIn: Map<string, string>;
 	pending: Map<string, PendingEvent>;
 	journal: EventJournal;
 }
@@ -65,17 +63,13 @@ interface ScopeMemory {
 const memory = new Map<string, ScopeMemory>();
 
 /** In-memory de-duplication scope: one per workflow, trigger node and endpoint. */
-export function dedupeScope(
-	this: IHookFunctions | IWebhookFunctions | IExecuteFunctions,
-	endpointId: string,
-): string {
+export function dedupeScope(this: IHookFunctions | IWebhookFunctions, endpointId: string): string {
 	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}\u0000${endpointId}`;
 }
 
 function memoryFor(scope: string): ScopeMemory {
 	const found = memory.get(scope) ?? {
 		accepted: new Map(),
-		runIn: new Map(),
 		pending: new Map(),
 		journal: new EventJournal(),
 	};
@@ -145,7 +139,8 @@ export function checkEvent(
 
 	const print = fingerprint(eventId);
 	const mayBeRetry = attempt === undefined || attempt > 1;
-	if (known.accepted.has(eventId) || (mayBeRetry && known.journal.has(print, nowSeconds))) {
+	const ran = known.accepted.has(eventId) || claimsOf(scope)?.has(eventId) === true;
+	if (ran || (mayBeRetry && known.journal.has(print, nowSeconds))) {
 		// A repeat extends its entry to cover the attempt after it.
 		if (known.journal.add(print, nowSeconds + journalSeconds(attempt))) changed = true;
 		known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
@@ -186,24 +181,36 @@ export function acceptEvent(
 }
 
 /**
- * Claims `eventId`'s items for the execution `executionId` of this process, and counts the event as
- * accepted. False when another execution claimed them first: n8n 2.41 re-runs at start an execution a
- * kill left stored (EnqueuedExecutionRecoveryService) whose webhook call never saved the journal, and
- * the service's retry of its event can start a second one; whichever runs second runs nothing.
+ * Per trigger node (workflow x node, whatever the endpoint): event id -> the execution of this process
+ * that claimed its items. Keyed by node because an execution n8n re-runs carries no static data, so no
+ * endpoint.
  */
-export function claimRun(
-	scope: string,
-	eventId: string,
-	executionId: string,
-	nowSeconds: number,
-): boolean {
-	const known = memoryFor(scope);
-	const claimed = known.runIn.get(eventId);
+const claims = new Map<string, Map<string, string>>();
+
+/** The claims' key of a node: its de-duplication scopes without the endpoint. */
+export function claimScope(this: IExecuteFunctions): string {
+	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
+}
+
+function claimsOf(scope: string): Map<string, string> | undefined {
+	return claims.get(scope.split('\u0000', 2).join('\u0000'));
+}
+
+/**
+ * Claims `eventId`'s items for the execution `executionId` of this process. False when another
+ * execution claimed them first: n8n 2.41 re-runs at start an execution a kill left stored
+ * (EnqueuedExecutionRecoveryService) whose webhook call never saved the journal, and the service's
+ * retry of its event can start a second one; whichever runs second runs nothing.
+ */
+export function claimRun(nodeScope: string, eventId: string, executionId: string): boolean {
+	const found = claims.get(nodeScope) ?? new Map<string, string>();
+	claims.delete(nodeScope);
+	claims.set(nodeScope, found);
+	if (claims.size > MAX_MEMORY_SCOPES) claims.delete(claims.keys().next().value as string);
+	const claimed = found.get(eventId);
 	if (claimed !== undefined) return claimed === executionId;
-	known.runIn.set(eventId, executionId);
-	if (known.runIn.size > MEMORY_MAX_IDS)
-		known.runIn.delete(known.runIn.keys().next().value as string);
-	acceptEvent(scope, eventId, undefined, nowSeconds);
+	found.set(eventId, executionId);
+	if (found.size > MEMORY_MAX_IDS) found.delete(found.keys().next().value as string);
 	return true;
 }
 

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { readEndpoints } from './endpointStore';
-import { claimRun, dedupeScope } from './eventDedupe';
+import { claimRun, claimScope } from './eventDedupe';
 
 /** The event id of an item this trigger emitted: `event_id` when simplified, `id` when raw. */
 function eventIdOf(json: IDataObject): string | undefined {
@@ -17,16 +16,10 @@ function eventIdOf(json: IDataObject): string | undefined {
  * nothing on.
  */
 export function recordExecutionRun(this: IExecuteFunctions): INodeExecutionData[] {
-	const scopes = readEndpoints(this.getWorkflowStaticData('node')).map((endpoint) =>
-		dedupeScope.call(this, endpoint.id),
-	);
+	const scope = claimScope.call(this);
 	const executionId = this.getExecutionId();
-	const nowSeconds = Math.floor(Date.now() / 1000);
 	return this.getInputData().filter((item) => {
 		const eventId = eventIdOf(item.json);
-		if (eventId === undefined) return true;
-		return scopes
-			.map((scope) => claimRun(scope, eventId, executionId, nowSeconds))
-			.every((first) => first);
+		return eventId === undefined || claimRun(scope, eventId, executionId);
 	});
 }
