@@ -11,7 +11,7 @@ import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocatorWithEmail } from './fields';
-import { resolveLeadId } from './leadsByEmail';
+import { resolveLeadId } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import { leadLocatorWithEmail } from './fields';
-import { resolveLeadId } from './leadsByEmail';
+import { resolveLeadId } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [

@@ -21,7 +21,7 @@ import {
 	statusOptions,
 	UNASSIGN,
 } from './fields';
-import { resolveLeadId } from './leadsByEmail';
+import { resolveLeadId } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
