@@ -1,7 +1,13 @@
 // What a lead sync costs: Create or Update and the By Email locator look e-mails up one by one or by one
 // pass over the account's leads, whichever is cheaper, and a row that changes nothing writes nothing.
 // Calls are counted from the sandbox's request log.
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { NODE_UNDER_TEST } from '../harness';
 import type { Lead, SandboxRequest } from '../support/sandbox-client';
@@ -273,5 +279,43 @@ describe('Lead: Create or Update, fields an existing lead keeps', () => {
 			input: items({ email: 'a@example.com' }, { email: 'b@example.com' }),
 		});
 		expect(hintsOf(result)).toEqual([]);
+	});
+});
+
+describe('Lead: Create or Update, what the editor says about fields an existing lead keeps', () => {
+	/** The Create or Update parameters as the editor shows them. */
+	function upsertProperties(): INodeProperties[] {
+		const description = bed.harness.nodeTypes.getByNameAndVersion(bed.nodeType)
+			.description as INodeTypeDescription;
+		return description.properties.filter((property) =>
+			(property.displayOptions?.show?.operation as string[] | undefined)?.includes(
+				'createOrUpdate',
+			),
+		);
+	}
+
+	test('a short notice in plain words names the four fields', () => {
+		const notices = upsertProperties()
+			.filter((property) => property.type === 'notice')
+			.map((property) => property.displayName);
+		expect(notices).toEqual([
+			"Updates the lead with this e-mail, or creates one when there is none. Capital letters and spaces around the e-mail don't matter.",
+			'Name, Company, Job Title and Source Channel are only set on new leads: an existing lead keeps its own.',
+		]);
+	});
+
+	test('each of the four fields says so where it is set', () => {
+		const fields = upsertProperties().find((property) => property.name === 'additionalFields');
+		const descriptions = Object.fromEntries(
+			((fields?.options ?? []) as INodeProperties[]).map((option) => [
+				option.name,
+				option.description,
+			]),
+		);
+		for (const name of ['name', 'company', 'job_title'])
+			expect(descriptions[name]).toBe('Only set on a new lead: an existing lead keeps its own');
+		expect(descriptions.source_channel).toBe(
+			'Where the lead came from. Only set on a new lead: an existing lead keeps its own.',
+		);
 	});
 });

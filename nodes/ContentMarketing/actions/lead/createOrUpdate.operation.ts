@@ -40,14 +40,21 @@ import type { OperationExample } from '../types';
 const UNCHANGEABLE_HANDLING = ['report', 'error'] as const;
 type UnchangeableHandling = (typeof UNCHANGEABLE_HANDLING)[number];
 
-const SET_ON_CREATE = 'Set when the lead is created; the service cannot change it later';
+const SET_ON_CREATE = 'Only set on a new lead: an existing lead keeps its own';
 
 const properties: INodeProperties[] = [
 	{
-		// GET /v1/leads?q= and POST are separate calls and e-mails are not unique at the service (docs/api-contract.md §4, §5).
+		// Look-up and POST are separate calls and e-mails are not unique at the service (docs/api-contract.md §4, §5; docs/leads-import.md).
 		displayName:
-			'Looks the lead up by e-mail (exact, case aside): creates it when none has it, otherwise updates the most recently created one. Items of one run with the same e-mail share one lead. Two executions creating the same new e-mail at the same moment can still make two leads: the service does not keep e-mails unique.',
+			"Updates the lead with this e-mail, or creates one when there is none. Capital letters and spaces around the e-mail don't matter.",
 		name: 'createOrUpdateNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName:
+			'Name, Company, Job Title and Source Channel are only set on new leads: an existing lead keeps its own.',
+		name: 'createOnlyNotice',
 		type: 'notice',
 		default: '',
 	},
@@ -59,7 +66,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case do not matter',
+			"E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case don't matter. Two runs at the same moment can still create the same new e-mail twice (the service allows it).",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -81,7 +88,7 @@ const properties: INodeProperties[] = [
 				options: sourceChannelOptions,
 				default: 'import',
 				description:
-					'Where the lead came from. Set when the lead is created; the service cannot change it later.',
+					'Where the lead came from. Only set on a new lead: an existing lead keeps its own.',
 			},
 			{
 				displayName: 'Status',
