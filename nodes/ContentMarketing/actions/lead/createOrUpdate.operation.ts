@@ -429,7 +429,7 @@ function hintFieldsKept(this: IExecuteFunctions, output: INodeExecutionData[]): 
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
 export const example: OperationExample = {
-	// The second item finds the lead the first created: the output shows both outcomes and a field not updated.
+	// The second item finds the lead the first created and changes its status: the output shows created and updated, and a field not updated.
 	parameters: () => ({
 		email: 'schema.upsert@example.com',
 		additionalFields: {
@@ -437,8 +437,11 @@ export const example: OperationExample = {
 			company: '={{ $json.company }}',
 			job_title: 'CTO',
 			source_channel: 'import',
-			status: 'contacted',
+			status: '={{ $json.status }}',
 		},
 	}),
-	input: () => [{ company: 'Example' }, { company: 'Example Two' }],
+	input: () => [
+		{ company: 'Example', status: 'contacted' },
+		{ company: 'Example Two', status: 'qualified' },
+	],
 };
