@@ -390,27 +390,34 @@ export async function execute(
 	directory.start();
 	// Items with the same e-mail run one after the other, each after the previous one's lead: one run never creates a lead twice.
 	const byEmail = new Map<string, Promise<Upserted>>();
-	const output = await forEachItem.call(this, items, async (itemIndex) => {
-		const input = inputs[itemIndex];
-		if (input instanceof Error) throw input;
-		const key = emailKey(input.email);
-		const previous = byEmail.get(key);
-		const upsert = (async (): Promise<Upserted> => {
-			const earlier = previous && (await previous.catch(() => undefined));
-			const [lead] = earlier ? [earlier.lead] : await directory.find(input.email, itemIndex);
-			return lead === undefined
-				? await createLead.call(this, input, itemIndex)
-				: await updateLead.call(this, lead, input, itemIndex);
-		})();
-		byEmail.set(key, upsert);
-		const { lead, outcome, notUpdated } = await upsert;
-		return {
-			...lead,
-			created: outcome === 'created',
-			outcome,
-			not_updated: notUpdated as unknown as IDataObject[],
-		};
-	});
+	const run = async (): Promise<INodeExecutionData[]> =>
+		await forEachItem.call(this, items, async (itemIndex) => {
+			const input = inputs[itemIndex];
+			if (input instanceof Error) throw input;
+			const key = emailKey(input.email);
+			const previous = byEmail.get(key);
+			const upsert = (async (): Promise<Upserted> => {
+				const earlier = previous && (await previous.catch(() => undefined));
+				const [lead] = earlier ? [earlier.lead] : await directory.find(input.email, itemIndex);
+				return lead === undefined
+					? await createLead.call(this, input, itemIndex)
+					: await updateLead.call(this, lead, input, itemIndex);
+			})();
+			byEmail.set(key, upsert);
+			const { lead, outcome, notUpdated } = await upsert;
+			return {
+				...lead,
+				created: outcome === 'created',
+				outcome,
+				not_updated: notUpdated as unknown as IDataObject[],
+			};
+		});
+	let output: INodeExecutionData[];
+	try {
+		output = await run();
+	} finally {
+		directory.close();
+	}
 	hintFieldsKept.call(this, output);
 	return output;
 }

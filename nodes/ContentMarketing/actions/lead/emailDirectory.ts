@@ -44,6 +44,7 @@ export class EmailDirectory {
 	private readonly open = new Set<string>();
 	private pagesRead = 0;
 	private started = false;
+	private closed = false;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -68,6 +69,11 @@ export class EmailDirectory {
 		if (this.started) return;
 		this.started = true;
 		void this.pass();
+	}
+
+	/** Ends the pass at the next page: the node is done (e.g. stopped by an item's error) and reads no further. */
+	close(): void {
+		this.closed = true;
 	}
 
 	/** The leads with this e-mail; one not asked for up front is looked up on its own. */
@@ -116,7 +122,7 @@ export class EmailDirectory {
 					},
 					{
 						pageSize: () => {
-							if (this.open.size > 0 && !this.worthAnotherPage()) {
+							if (this.closed || (this.open.size > 0 && !this.worthAnotherPage())) {
 								stopped = true;
 								return 0;
 							}

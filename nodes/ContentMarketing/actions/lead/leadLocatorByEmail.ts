@@ -47,6 +47,18 @@ function directoryOf(context: IExecuteFunctions): EmailDirectory {
 	return directory;
 }
 
+/** Runs an operation's item loop, then ends its By Email pass, if any (an item's error may stop the loop early). */
+export async function withLeadLookups<T>(
+	context: IExecuteFunctions,
+	run: () => Promise<T>,
+): Promise<T> {
+	try {
+		return await run();
+	} finally {
+		directories.get(context)?.close();
+	}
+}
+
 /**
  * The lead ID of the `leadId` locator (fields.ts `leadLocatorWithEmail`): By Email looks the lead up
  * (exactly one lead must have the e-mail), the other modes are read as `getLocatorId` reads them.
