@@ -11,7 +11,8 @@ import type {
 
 import { NODE_UNDER_TEST } from '../harness';
 import type { Lead, SandboxRequest } from '../support/sandbox-client';
-import { jsonOf, NodeTestBed } from './node-test-bed';
+import { ApiProxy } from './api-proxy';
+import { CREDENTIAL, jsonOf, NodeTestBed } from './node-test-bed';
 import { virtualSleepEachTest } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
@@ -213,6 +214,42 @@ describe('Lead: Create or Update, what a sync costs', () => {
 		const outcomes = jsonOf(result).map((lead) => lead.outcome);
 		expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(40);
 		expect(outcomes.filter((outcome) => outcome === 'updated')).toHaveLength(changed.size);
+	});
+
+	test('an item whose status failed after its create: the next item with the e-mail finds that lead', async () => {
+		await bed.createLead({ email: 'other@example.com' });
+		const proxy = await ApiProxy.start(bed.url);
+		try {
+			bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: proxy.url });
+			proxy.rules = {
+				decide: (request) =>
+					request.method === 'PATCH' &&
+					proxy.requests.filter((seen) => seen.method === 'PATCH').length === 1
+						? { status: 400, body: { error: { code: 'invalid_params', message: 'refused' } } }
+						: 'forward',
+			};
+			// One item at a time: the first PATCH is the first item's.
+			const result = await bed.run(upsert({ status: 'qualified' }, { maxParallelRequests: 1 }), {
+				input: items(
+					{ email: 'half@example.com' },
+					{ email: 'other@example.com' },
+					{ email: 'half@example.com' },
+				),
+				continueOnFail: true,
+			});
+			const output = jsonOf(result);
+			expect(output[0].error).toBeDefined();
+			const stored = (await bed.allLeads()).filter((lead) => lead.email === 'half@example.com');
+			expect(stored).toHaveLength(1);
+			expect(output[2]).toMatchObject({
+				id: stored[0].id,
+				outcome: 'updated',
+				status: 'qualified',
+			});
+		} finally {
+			bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: bed.url });
+			await proxy.close();
+		}
 	});
 
 	test('10 rows into an account of 100,000 leads: at most 30 calls', async () => {

@@ -33,7 +33,7 @@ import {
 } from './fields';
 import type { WantedEmail } from './emailDirectory';
 import { EmailDirectory } from './emailDirectory';
-import { emailKey } from './leadsByEmail';
+import { emailKey, leadsWithEmail } from './leadsByEmail';
 import type { OperationExample } from '../types';
 
 /** What Options › Fields the Service Cannot Update does with such a field on an existing lead. */
@@ -398,7 +398,12 @@ export async function execute(
 			const previous = byEmail.get(key);
 			const upsert = (async (): Promise<Upserted> => {
 				const earlier = previous && (await previous.catch(() => undefined));
-				const [lead] = earlier ? [earlier.lead] : await directory.find(input.email, itemIndex);
+				// After an earlier item with this e-mail failed (Continue On Fail), a fresh look-up: it may have created the lead.
+				const [lead] = earlier
+					? [earlier.lead]
+					: previous
+						? await leadsWithEmail.call(this, input.email, itemIndex, 1)
+						: await directory.find(input.email, itemIndex);
 				return lead === undefined
 					? await createLead.call(this, input, itemIndex)
 					: await updateLead.call(this, lead, input, itemIndex);

@@ -86,16 +86,17 @@ export class EmailDirectory {
 		this.start();
 		const fromPass = await entry.settled;
 		if (fromPass !== undefined) return fromPass;
-		entry.lookup ??= leadsWithEmail
-			.call(this.context, entry.email, itemIndex, this.options.atMost)
-			.then((leads) => leads.map((lead) => this.kept(lead)));
-		try {
-			return await entry.lookup;
-		} catch (error) {
+		if (entry.lookup === undefined) {
+			const lookup = leadsWithEmail
+				.call(this.context, entry.email, itemIndex, this.options.atMost)
+				.then((leads) => leads.map((lead) => this.kept(lead)));
+			entry.lookup = lookup;
 			// A failed look-up is not kept: another item with this e-mail looks again.
-			entry.lookup = undefined;
-			throw error;
+			lookup.catch(() => {
+				if (entry.lookup === lookup) entry.lookup = undefined;
+			});
 		}
+		return await entry.lookup;
 	}
 
 	private kept(lead: IDataObject): IDataObject {
