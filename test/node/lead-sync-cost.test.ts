@@ -71,6 +71,24 @@ describe('Lead: Create or Update, what a sync costs', () => {
 		for (const lead of leads) expect(after.get(lead.id)?.updated_at).toBe(lead.updated_at);
 	});
 
+	test('a pass whose pages keep finding e-mails reads on to the end', async () => {
+		const leads = await seeded(1000);
+		// Every 10th lead: each page of 100 finds 10. After 9 pages the 10 e-mails left equal the pages read,
+		// but a page that finds e-mails costs no more than the look-ups it saves: the 10th page is read.
+		const rows = leads
+			.filter((_lead, index) => index % 10 === 0)
+			.map((lead) => ({ email: lead.email }));
+		const result = await bed.run(upsert(), { input: items(...rows) });
+		expect(result.error).toBeUndefined();
+		expect(countCalls(await bed.requests())).toEqual({
+			pages: 10,
+			lookups: 0,
+			writes: 0,
+			total: 10,
+		});
+		expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
+	});
+
 	test('a few rows in a larger account are looked up one by one after a short pass', async () => {
 		const leads = await seeded(1000);
 		// The oldest leads: the newest-first pass does not reach them in its first pages.

@@ -7,7 +7,8 @@ import { emailKey, leadsWithEmail } from './leadsByEmail';
 // pass over the account's leads, 100 a page, matched here (docs/leads-import.md "What a sync costs").
 // Neither the account's size nor the number of new e-mails is known up front, so the pass starts and
 // stops as soon as the pages it has read reach the look-ups it would still have to make; the e-mails it
-// has not settled are then looked up. Whichever way is cheaper, this costs at most about twice as much.
+// has not settled are then looked up; a page that settles e-mails pays for itself and earns the next.
+// Whichever way is cheaper, this costs at most about twice as much.
 
 /** One distinct e-mail the input asks for. */
 export interface WantedEmail {
@@ -43,6 +44,8 @@ export class EmailDirectory {
 	/** E-mails the pass has not settled yet. */
 	private readonly open = new Set<string>();
 	private pagesRead = 0;
+	/** E-mails the last page settled. */
+	private settledByLastPage = 0;
 	private started = false;
 	private closed = false;
 
@@ -103,9 +106,13 @@ export class EmailDirectory {
 		return this.options.keep ? this.options.keep(lead) : lead;
 	}
 
-	/** Whether one more page is cheaper than what it may save: it must stay below the look-ups left. */
+	/**
+	 * Whether one more page is worth its call: while the pages read stay below the look-ups left (the pass
+	 * may still be the cheaper way), or while the last page settled at least one e-mail (a page then costs
+	 * no more than the look-ups it replaces).
+	 */
 	private worthAnotherPage(): boolean {
-		return this.pagesRead + 1 < this.open.size;
+		return this.pagesRead + 1 < this.open.size || this.settledByLastPage >= 1;
 	}
 
 	private async pass(): Promise<void> {
@@ -128,6 +135,7 @@ export class EmailDirectory {
 								return 0;
 							}
 							this.pagesRead++;
+							this.settledByLastPage = 0;
 							return 100;
 						},
 					},
@@ -153,6 +161,7 @@ export class EmailDirectory {
 		entry.found.push(this.kept(lead));
 		if (entry.found.length < this.options.atMost) return;
 		this.open.delete(key);
+		this.settledByLastPage++;
 		entry.settle(entry.found);
 	}
 }
