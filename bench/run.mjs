@@ -1,7 +1,7 @@
 // `npm run bench`: the figures of docs/performance.md, measured in one run against the
 // sandbox (in this process) and a real n8n (the one the e2e check installs). Each figure is a ratio of
 // runs made in this run, rounds alternating the order of the variants. Prints the core count.
-//   BENCH_ROUNDS=2 (rounds of A's raw loop; C and D run at least 5)   BENCH_ONLY=A,B,C,D,E,F (a subset; E, F: see bench/figure-e.mjs, bench/figure-f.mjs)
+//   BENCH_ROUNDS=2 (rounds of A's raw loop; C and D run at least 5)   BENCH_ONLY=A,B,C,D,E,F,G or -- --only=G (a subset; E, F, G: see bench/figure-e.mjs, figure-f.mjs, figure-g.mjs)
 //   BENCH_A_ROUNDS=3, BENCH_LATENCIES=0,25 (of A: node and HTTP Request rounds, added sandbox latencies)
 //   BENCH_PROFILE=<dir>: n8n is profiled; one profile per timed run of A (<dir>/A-<latency>-<variant>-round<n>.cpuprofile),
 //   the rest in <dir>/end.cpuprofile (summarise with bench/profile-summary.mjs)
@@ -17,6 +17,7 @@ import { importJson, prepareUserFolder, runN8nOk, startN8n } from '../scripts/e2
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
 import { figureE } from './figure-e.mjs';
 import { figureF, withUpsertChains } from './figure-f.mjs';
+import { figureG, withSyncChain } from './figure-g.mjs';
 import { cpuMs, idle } from './idle.mjs';
 import { benchWorkflow, CREDENTIAL, WORKFLOW_ID } from './workflow.mjs';
 import { ensureNode24 } from '../scripts/node24.mjs';
@@ -27,7 +28,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Rounds of the node and HTTP Request variants of C and D: their runs take 0.15 to 11 s, so one hiccup
  * of n8n moves a median of 2 by a tenth. The raw loop of A (55 s at 25 ms) runs BENCH_ROUNDS times. */
 const MIN_ROUNDS = 5;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'A,B,C,D,E,F').split(','));
+const onlyArgument = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const ONLY = new Set(
+	(onlyArgument ?? process.env.BENCH_ONLY ?? 'A,B,C,D,E,F,G').toUpperCase().split(','),
+);
 const log = (...parts) => console.log(...parts);
 
 /** Every figure of the run, printed as a table at the end. */
@@ -88,7 +92,7 @@ async function main() {
 			.join(' ')}, ${new Date().toISOString()}`,
 	);
 	await build();
-	if (['A', 'B', 'C', 'D', 'F'].some((figure) => ONLY.has(figure))) await figuresAtoD();
+	if (['A', 'B', 'C', 'D', 'F', 'G'].some((figure) => ONLY.has(figure))) await figuresAtoD();
 	if (ONLY.has('E')) await figureE({ log, row });
 	log('');
 	log(`| figure | measured | target | | note |`);
@@ -103,7 +107,7 @@ async function main() {
 	);
 }
 
-/** Figures A to D, and F: one n8n with the bench workflow (bench/workflow.mjs, F's chains added). */
+/** Figures A to D, F and G: one n8n with the bench workflow (bench/workflow.mjs, the chains of F and G added). */
 async function figuresAtoD() {
 	// The option's default as built (main built dist/ before this).
 	const { DEFAULT_MAX_PARALLEL } = createRequire(import.meta.url)(
@@ -210,13 +214,15 @@ async function figuresAtoD() {
 		await importJson(
 			'import:workflow',
 			[
-				withUpsertChains(
-					benchWorkflow({
-						sandboxUrl: sandbox.url,
-						key: keys.full,
-						otherKey: keys.other_account,
-						probeUrl,
-					}),
+				withSyncChain(
+					withUpsertChains(
+						benchWorkflow({
+							sandboxUrl: sandbox.url,
+							key: keys.full,
+							otherKey: keys.other_account,
+							probeUrl,
+						}),
+					),
 				),
 			],
 			opts,
@@ -525,6 +531,8 @@ async function figuresAtoD() {
 				pid: n8n.pid,
 				maxParallel: DEFAULT_MAX_PARALLEL,
 			});
+
+		if (ONLY.has('G')) await figureG({ log, row, hook, control, allLeads, pid: n8n.pid });
 
 		await dumpProfile('end');
 	} finally {

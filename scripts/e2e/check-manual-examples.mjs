@@ -117,7 +117,8 @@ async function leadsWithEmail(client, email) {
 
 /**
  * import-leads-without-duplicates, run twice: one lead per e-mail of the CSV (its repeats in another case
- * or with a space included), a welcome e-mail to each new lead on the first run and none on the second.
+ * or with a space included), a welcome e-mail to each new lead on the first run and none on the second,
+ * and on the second no write to the leads at all (the sandbox's request log).
  */
 export async function checkImportWithoutDuplicates(stack) {
 	const { client } = stack.sandbox;
@@ -132,9 +133,23 @@ export async function checkImportWithoutDuplicates(stack) {
 		).length;
 
 	const runs = [];
+	let secondRunWrites = [];
 	for (const round of [1, 2]) {
 		const mailsBefore = mailsTo();
+		const mark = await requestMark(client);
 		const result = await run(stack, 'importWithoutDuplicates');
+		// The second run changes nothing: it writes nothing (no POST, PATCH, PUT or DELETE on a lead).
+		const writes = (await requestsSince(client, mark)).filter(
+			(r) => r.method !== 'GET' && r.path.startsWith('/v1/leads'),
+		);
+		if (round === 2) {
+			secondRunWrites = writes;
+			assert.deepEqual(
+				writes.map((r) => `${r.method} ${r.path}`),
+				[],
+				'run 2: no write to the leads',
+			);
+		}
 		const output = json(nodeOutput(result, 'Create or Update Lead'));
 		assert.equal(output.length, rows.length, `run ${round}: one item per CSV row`);
 		assert.deepEqual(
@@ -142,6 +157,12 @@ export async function checkImportWithoutDuplicates(stack) {
 			round === 1 ? firstOf : rows.map(() => false),
 			`run ${round}: created only for the first row of each new e-mail`,
 		);
+		if (round === 2)
+			assert.deepEqual(
+				output.map((lead) => lead.outcome),
+				rows.map(() => 'unchanged'),
+				'run 2: every row unchanged',
+			);
 		const newOnes = json(nodeOutput(result, 'New lead?'));
 		assert.equal(newOnes.length, round === 1 ? distinct.length : 0, `run ${round}: new leads`);
 		// With no new lead the Filter passes nothing on and Welcome Email does not run.
@@ -167,7 +188,7 @@ export async function checkImportWithoutDuplicates(stack) {
 		assert.deepEqual(leads[0].custom_fields, { country: row.country, plan: row.plan });
 	}
 	return {
-		detail: `${rows.length} rows, ${distinct.length} e-mails: ${distinct.length} leads, ${runs[0]} welcome e-mails on the first run, ${runs[1]} on the second`,
+		detail: `${rows.length} rows, ${distinct.length} e-mails: ${distinct.length} leads, ${runs[0]} welcome e-mails on the first run, ${runs[1]} on the second, ${secondRunWrites.length} writes to the leads on the second`,
 	};
 }
 

@@ -8,7 +8,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readCustomFields } from '../helpers/customFields';
 import { collectionLabels } from '../helpers/descriptions';
+import type { NodeError } from '../../helpers/items';
 import { asNodeError, forEachItem } from '../../helpers/items';
+import { addHint } from './hints';
 import { withItem } from '../../helpers/itemErrors';
 import {
 	assertCollectionFilled,
@@ -29,6 +31,8 @@ import {
 	statusOptions,
 	UNASSIGN,
 } from './fields';
+import type { WantedEmail } from './emailDirectory';
+import { EmailDirectory } from './emailDirectory';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
 import type { OperationExample } from '../types';
 
@@ -36,14 +40,21 @@ import type { OperationExample } from '../types';
 const UNCHANGEABLE_HANDLING = ['report', 'error'] as const;
 type UnchangeableHandling = (typeof UNCHANGEABLE_HANDLING)[number];
 
-const SET_ON_CREATE = 'Set when the lead is created; the service cannot change it later';
+const SET_ON_CREATE = 'Only set on a new lead: an existing lead keeps its own';
 
 const properties: INodeProperties[] = [
 	{
-		// GET /v1/leads?q= and POST are separate calls and e-mails are not unique at the service (docs/api-contract.md §4, §5).
+		// Look-up and POST are separate calls and e-mails are not unique at the service (docs/api-contract.md §4, §5; docs/leads-import.md).
 		displayName:
-			'Looks the lead up by e-mail (exact, case aside): creates it when none has it, otherwise updates the most recently created one. Items of one run with the same e-mail share one lead. Two executions creating the same new e-mail at the same moment can still make two leads: the service does not keep e-mails unique.',
+			"Updates the lead with this e-mail, or creates one when there is none. Capital letters and spaces around the e-mail don't matter.",
 		name: 'createOrUpdateNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName:
+			'Name, Company, Job Title and Source Channel are only set on new leads: an existing lead keeps its own.',
+		name: 'createOnlyNotice',
 		type: 'notice',
 		default: '',
 	},
@@ -55,7 +66,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case do not matter',
+			"E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case don't matter. Two runs at the same moment can still create the same new e-mail twice (the service allows it).",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -77,7 +88,7 @@ const properties: INodeProperties[] = [
 				options: sourceChannelOptions,
 				default: 'import',
 				description:
-					'Where the lead came from. Set when the lead is created; the service cannot change it later.',
+					'Where the lead came from. Only set on a new lead: an existing lead keeps its own.',
 			},
 			{
 				displayName: 'Status',
@@ -224,7 +235,7 @@ function readInput(this: IExecuteFunctions, itemIndex: number): UpsertInput {
 	};
 }
 
-/** A field the lead kept although the item set it. */
+/** A field the lead kept although the item set it; `field` is its name in the lead (API name) throughout. */
 interface NotUpdated {
 	field: CreateOnlyField;
 	value: string;
@@ -242,16 +253,19 @@ function notUpdatedFields(lead: IDataObject, input: UpsertInput): NotUpdated[] {
 			field,
 			value,
 			lead_value: current,
-			reason: `The service sets ${FIELD_NAMES[field]} only when it creates a lead; an existing lead's cannot be changed`,
+			reason: `${field} is set only when a lead is created: the existing lead keeps its own`,
 		});
 	}
 	return result;
 }
 
-/** What one item did: the lead as it is now, and whether the node created it. */
+/** What the item did to its lead. */
+export type Outcome = 'created' | 'updated' | 'unchanged';
+
+/** What one item did: the lead as it is now, and how it came to be. */
 interface Upserted {
 	lead: IDataObject;
-	created: boolean;
+	outcome: Outcome;
 	notUpdated: NotUpdated[];
 }
 
@@ -272,19 +286,46 @@ async function createLead(
 		patch.assigned_to = input.patch.assigned_to;
 	if (input.patch.notes !== undefined && input.patch.notes !== null)
 		patch.notes = input.patch.notes;
-	if (Object.keys(patch).length === 0) return { lead, created: true, notUpdated: [] };
+	if (Object.keys(patch).length === 0) return { lead, outcome: 'created', notUpdated: [] };
 	try {
 		const updated = await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
 			body: patch,
 			itemIndex,
 		});
-		return { lead: updated, created: true, notUpdated: [] };
+		return { lead: updated, outcome: 'created', notUpdated: [] };
 	} catch (error) {
 		const nodeError = asNodeError(this.getNode(), error, itemIndex);
 		const note = `The lead ${String(lead.id)} was created; setting its ${Object.keys(patch).join(', ')} failed: run the node again to update it.`;
 		nodeError.description = [nodeError.description, note].filter(Boolean).join(' · ');
 		throw nodeError;
 	}
+}
+
+/** Whether the lead already holds `value` under `field`; a field the answer lacks is taken as different. */
+function holds(record: IDataObject, field: string, value: unknown): boolean {
+	return field in record && (record[field] ?? null) === value;
+}
+
+/**
+ * The part of the item's PATCH that would change the lead: a field (or custom field) it already holds is
+ * left out, so a row that changes nothing sends nothing (no new updated_at, no status event).
+ */
+function changesFor(lead: IDataObject, input: UpsertInput): IDataObject {
+	const patch: IDataObject = {};
+	for (const [field, value] of Object.entries(input.patch))
+		if (!holds(lead, field, value)) patch[field] = value;
+	if (input.customFields !== undefined) {
+		const current = isObject(lead.custom_fields) ? lead.custom_fields : undefined;
+		const changed: IDataObject = {};
+		for (const [key, value] of Object.entries(input.customFields)) {
+			// null removes the key: nothing to do when the lead has no such key.
+			const same =
+				current !== undefined && (value === null ? !(key in current) : holds(current, key, value));
+			if (!same) changed[key] = value;
+		}
+		if (Object.keys(changed).length > 0) patch.custom_fields = changed;
+	}
+	return patch;
 }
 
 async function updateLead(
@@ -308,46 +349,99 @@ async function updateLead(
 			},
 		);
 	}
-	const patch: IDataObject = { ...input.patch };
-	if (input.customFields !== undefined) patch.custom_fields = input.customFields;
-	const updated =
-		Object.keys(patch).length === 0
-			? lead
-			: await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
-					body: patch,
-					itemIndex,
-				});
-	return { lead: updated, created: false, notUpdated };
+	const patch = changesFor(lead, input);
+	if (Object.keys(patch).length === 0) return { lead, outcome: 'unchanged', notUpdated };
+	const updated = await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
+		body: patch,
+		itemIndex,
+	});
+	return { lead: updated, outcome: 'updated', notUpdated };
+}
+
+/** Every item's input, read before the first request; with Continue On Fail a bad item keeps its error. */
+function readInputs(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Array<UpsertInput | NodeError> {
+	const continueOnFail = this.continueOnFail();
+	return items.map((_item, itemIndex) => {
+		try {
+			return readInput.call(this, itemIndex);
+		} catch (error) {
+			const itemError = asNodeError(this.getNode(), error, itemIndex);
+			if (!continueOnFail) throw itemError;
+			return itemError;
+		}
+	});
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const inputs = readInputs.call(this, items);
+	const wanted = new Map<string, WantedEmail>();
+	inputs.forEach((input, itemIndex) => {
+		if (input instanceof Error) return;
+		const key = emailKey(input.email);
+		if (!wanted.has(key)) wanted.set(key, { email: input.email, itemIndex });
+	});
+	const directory = new EmailDirectory(this, wanted, { atMost: 1 });
+	directory.start();
 	// Items with the same e-mail run one after the other, each after the previous one's lead: one run never creates a lead twice.
 	const byEmail = new Map<string, Promise<Upserted>>();
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const input = readInput.call(this, itemIndex);
-		const key = emailKey(input.email);
-		const previous = byEmail.get(key);
-		const upsert = (async (): Promise<Upserted> => {
-			const earlier = previous && (await previous.catch(() => undefined));
-			const [lead] = earlier
-				? [earlier.lead]
-				: await leadsWithEmail.call(this, input.email, itemIndex, 1);
-			return lead === undefined
-				? await createLead.call(this, input, itemIndex)
-				: await updateLead.call(this, lead, input, itemIndex);
-		})();
-		byEmail.set(key, upsert);
-		const { lead, created, notUpdated } = await upsert;
-		return { ...lead, created, not_updated: notUpdated as unknown as IDataObject[] };
-	});
+	const run = async (): Promise<INodeExecutionData[]> =>
+		await forEachItem.call(this, items, async (itemIndex) => {
+			const input = inputs[itemIndex];
+			if (input instanceof Error) throw input;
+			const key = emailKey(input.email);
+			const previous = byEmail.get(key);
+			const upsert = (async (): Promise<Upserted> => {
+				const earlier = previous && (await previous.catch(() => undefined));
+				// After an earlier item with this e-mail failed (Continue On Fail), a fresh look-up: it may have created the lead.
+				const [lead] = earlier
+					? [earlier.lead]
+					: previous
+						? await leadsWithEmail.call(this, input.email, itemIndex, 1)
+						: await directory.find(input.email, itemIndex);
+				return lead === undefined
+					? await createLead.call(this, input, itemIndex)
+					: await updateLead.call(this, lead, input, itemIndex);
+			})();
+			byEmail.set(key, upsert);
+			const { lead, outcome, notUpdated } = await upsert;
+			return {
+				...lead,
+				created: outcome === 'created',
+				outcome,
+				not_updated: notUpdated as unknown as IDataObject[],
+			};
+		});
+	let output: INodeExecutionData[];
+	try {
+		output = await run();
+	} finally {
+		directory.close();
+	}
+	hintFieldsKept.call(this, output);
+	return output;
+}
+
+/** An execution hint when existing leads kept fields the items set (n8n shows it above the output). */
+function hintFieldsKept(this: IExecuteFunctions, output: INodeExecutionData[]): void {
+	const kept = output.filter(
+		({ json }) => Array.isArray(json.not_updated) && json.not_updated.length > 0,
+	).length;
+	if (kept === 0) return;
+	addHint(
+		this,
+		`${kept} existing ${kept === 1 ? 'lead' : 'leads'} kept ${kept === 1 ? 'its' : 'their'} own Name, Company, Job Title or Source Channel: these are only set when a lead is created. See not_updated in the output.`,
+	);
 }
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
 export const example: OperationExample = {
-	// The second item finds the lead the first created: the output shows both outcomes and a field not updated.
+	// The second item finds the lead the first created and changes its status: the output shows created and updated, and a field not updated.
 	parameters: () => ({
 		email: 'schema.upsert@example.com',
 		additionalFields: {
@@ -355,8 +449,11 @@ export const example: OperationExample = {
 			company: '={{ $json.company }}',
 			job_title: 'CTO',
 			source_channel: 'import',
-			status: 'contacted',
+			status: '={{ $json.status }}',
 		},
 	}),
-	input: () => [{ company: 'Example' }, { company: 'Example Two' }],
+	input: () => [
+		{ company: 'Example', status: 'contacted' },
+		{ company: 'Example Two', status: 'qualified' },
+	],
 };

@@ -68,7 +68,7 @@ export const leadLocator: INodeProperties = {
 
 /**
  * The lead locator of the operations that work on one lead (Get, Update, Sync to CRM): also By Email, an
- * exact e-mail match resolved before the request (leadsByEmail.ts `resolveLeadId`).
+ * exact e-mail match resolved before the request (leadLocatorByEmail.ts `resolveLeadId`).
  */
 export const leadLocatorWithEmail: INodeProperties = {
 	...leadLocator,

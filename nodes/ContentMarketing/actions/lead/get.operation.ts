@@ -11,7 +11,7 @@ import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../helpers/simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocatorWithEmail } from './fields';
-import { resolveLeadId } from './leadsByEmail';
+import { resolveLeadId, withLeadLookups } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
@@ -28,12 +28,16 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const simplify = readSimplify.call(this, itemIndex);
-		const leadId = await resolveLeadId.call(this, itemIndex);
-		const lead = await apiRequest.call(this, 'GET', `/v1/leads/${leadId}`, { itemIndex });
-		return simplify ? simplifyLead(lead) : (lead as IDataObject);
-	});
+	return await withLeadLookups(
+		this,
+		async () =>
+			await forEachItem.call(this, items, async (itemIndex) => {
+				const simplify = readSimplify.call(this, itemIndex);
+				const leadId = await resolveLeadId.call(this, itemIndex);
+				const lead = await apiRequest.call(this, 'GET', `/v1/leads/${leadId}`, { itemIndex });
+				return simplify ? simplifyLead(lead) : (lead as IDataObject);
+			}),
+	);
 }
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */

@@ -117,7 +117,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only leads changed at or after this time (in the workflow time zone unless the value has an offset). The service has no such filter, so the node filters while it reads: sorted by Updated At it stops at the first older lead; sorted otherwise it reads every lead.',
+					'Only leads changed at or after this time (in the workflow time zone unless the value has an offset). The service keeps whole seconds, so a time within a second counts from the start of that second. The service has no such filter, so the node filters while it reads: sorted by Updated At it stops at the first older lead; sorted otherwise it reads every lead.',
 			},
 		],
 	},
@@ -229,13 +229,15 @@ function nodeFilters(
 		);
 	}
 	if (filters.updatedSince !== undefined) {
-		result.updatedSince = readInstant.call(
+		// The service stores whole seconds: 09:00:00.500 must still take a lead changed at 09:00:00.900 (stored 09:00:00).
+		const since = readInstant.call(
 			this,
 			filters.updatedSince,
 			FILTER_NAMES.updatedSince,
 			itemIndex,
 			zone,
 		);
+		result.updatedSince = Math.floor(since / 1000) * 1000;
 	}
 	return Object.keys(result).length > 0 ? result : undefined;
 }

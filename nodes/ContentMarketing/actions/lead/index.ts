@@ -38,7 +38,7 @@ export const description: INodeProperties[] = [
 				name: 'Create or Update',
 				value: 'createOrUpdate',
 				description:
-					'Create a lead, or update the one that has its e-mail (exact match, case aside); returns the lead and whether it was created',
+					'Create a lead, or update the one with its e-mail (capital letters aside); returns the lead and whether it was created, updated or left unchanged',
 				action: 'Create or update a lead',
 			},
 			{

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import { leadLocatorWithEmail } from './fields';
-import { resolveLeadId } from './leadsByEmail';
+import { resolveLeadId, withLeadLookups } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
@@ -23,13 +23,17 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const leadId = await resolveLeadId.call(this, itemIndex);
-		const result = await apiRequest.call(this, 'POST', `/v1/leads/${leadId}/sync-crm`, {
-			itemIndex,
-		});
-		return { lead_id: leadId, ...result };
-	});
+	return await withLeadLookups(
+		this,
+		async () =>
+			await forEachItem.call(this, items, async (itemIndex) => {
+				const leadId = await resolveLeadId.call(this, itemIndex);
+				const result = await apiRequest.call(this, 'POST', `/v1/leads/${leadId}/sync-crm`, {
+					itemIndex,
+				});
+				return { lead_id: leadId, ...result };
+			}),
+	);
 }
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */

@@ -21,7 +21,7 @@ import {
 	statusOptions,
 	UNASSIGN,
 } from './fields';
-import { resolveLeadId } from './leadsByEmail';
+import { resolveLeadId, withLeadLookups } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';
 
 const properties: INodeProperties[] = [
@@ -87,15 +87,19 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const body = updateBody.call(
-			this,
-			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
-			itemIndex,
-		);
-		const leadId = await resolveLeadId.call(this, itemIndex);
-		return await apiRequest.call(this, 'PATCH', `/v1/leads/${leadId}`, { body, itemIndex });
-	});
+	return await withLeadLookups(
+		this,
+		async () =>
+			await forEachItem.call(this, items, async (itemIndex) => {
+				const body = updateBody.call(
+					this,
+					this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+					itemIndex,
+				);
+				const leadId = await resolveLeadId.call(this, itemIndex);
+				return await apiRequest.call(this, 'PATCH', `/v1/leads/${leadId}`, { body, itemIndex });
+			}),
+	);
 }
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
