@@ -73,10 +73,10 @@ export class ContentMarketingApi implements ICredentialType {
 			required: true,
 			default: 'https://api.content-marketing.example',
 			placeholder: 'e.g. https://api.content-marketing.example',
-			// n8n's credential tester shows its own text for a request that gets no answer (see `test`), so the
-			// field says what that text means.
-			description:
-				'The API address your console shows, without /v1. If Test shows only a network error (ECONNREFUSED, ENOTFOUND, EAI_AGAIN, ETIMEDOUT, ECONNABORTED, EPROTO, a certificate error, or n8n\'s "The service refused the connection" or "The connection cannot be established"), n8n could not talk to this address: check its https or http, host and port. A certificate error means n8n does not trust the server\'s certificate. The API key is not the cause.',
+			description: 'Address of the API as shown in your console, without /v1',
+			// n8n's credential tester shows its own text for a request that gets no answer (see `test`); the
+			// hint, shown under the field, says what that text means.
+			hint: 'Test shows only a network error (ECONNREFUSED, ENOTFOUND, EAI_AGAIN, ETIMEDOUT, ECONNABORTED, EPROTO, a certificate error, "The service refused the connection", "The connection cannot be established")? Then n8n could not talk to this address: check its https or http, host and port; for a certificate error, n8n does not trust the server\'s certificate. The API key is not the cause.',
 		},
 	];
 
@@ -92,7 +92,7 @@ export class ContentMarketingApi implements ICredentialType {
 	// status and rules on the answer's body (docs/api-contract.md §3 error codes) tell a wrong key from a
 	// wrong Base URL; the first rule that matches is shown. A request that gets no answer (refused, unknown
 	// host, timed out, TLS) reaches no rule: n8n shows the error's code (2.41.3) or its own message (2.8.4),
-	// so the Base URL's description says what those mean. A credential test method in the nodes could word
+	// so the Base URL's hint says what those mean. A credential test method in the nodes could word
 	// them, but its only HTTP helper (`request`) is refused by n8n's community-package scanner.
 	test: ICredentialTestRequest = {
 		request: {

@@ -4,7 +4,7 @@
 // opening the trigger's README section, the duplicate e-mail notice of Lead › Create, the hint of Max Parallel
 // Requests on Get Many, the Time Zone option's labels, short action labels in the node panel (and a new
 // node named after one), the credential's Test of an expired key and of a Base URL where nothing answers
-// (n8n's own text, and the Base URL description that explains it), the Poll Trigger's Fetch Test Event hint
+// (n8n's own text, and the Base URL's hint that explains it), the Poll Trigger's Fetch Test Event hint
 // naming the options that are set, and Get Many running with a filter added and left empty. Screenshots of
 // each view are left in .tmp/e2e-editor-<n8n version>/ to look at.
 import assert from 'node:assert/strict';
@@ -403,8 +403,8 @@ async function selfSignedServer() {
 
 /**
  * A Base URL where nothing answers: in the editor, n8n's own text (no rule of the credential can word a
- * request without an answer) beside the Base URL's description, which says what it means. Through n8n's
- * Test endpoint, the texts of the two TLS failures, each explained by that description too.
+ * request without an answer) beside the Base URL's hint, which says what it means. Through n8n's Test
+ * endpoint, the texts of the two TLS failures, each explained by that hint too.
  */
 async function credentialNothingAnswers(page, n8n, shot, stack) {
 	const refused = REFUSED_TEXT[N8N_VERSION] ?? /ECONNREFUSED|refused the connection/;
@@ -412,8 +412,8 @@ async function credentialNothingAnswers(page, n8n, shot, stack) {
 	const form = (await modal.innerText()).replace(/\s+/g, ' ');
 	await shot('credential-test-nothing-answers');
 	assert.match(text, refused, `Test of ${NO_SERVER_CREDENTIAL.baseUrl}: ${text}`);
-	assert.match(form, BASE_URL_HELP, `the Base URL's description in the credential form: ${form}`);
-	const help = form.slice(form.search(/The API address your console shows/));
+	assert.match(form, BASE_URL_HELP, `the Base URL's hint in the credential form: ${form}`);
+	const help = form.slice(form.search(/Test shows only a network error/));
 
 	const tls = await selfSignedServer();
 	const shown = {};
@@ -439,7 +439,7 @@ async function credentialNothingAnswers(page, n8n, shot, stack) {
 	} finally {
 		tls.close();
 	}
-	// each text names a code the description lists (EPROTO, DEPTH_ZERO_SELF_SIGNED_CERT) or a certificate
+	// each text names a code the hint lists (EPROTO, DEPTH_ZERO_SELF_SIGNED_CERT) or a certificate
 	assert.match(shown['https to an http port'], /EPROTO/);
 	assert.match(help, /EPROTO/);
 	assert.match(shown['self-signed certificate'], /SELF_SIGNED|self-signed certificate/i);
@@ -448,7 +448,7 @@ async function credentialNothingAnswers(page, n8n, shot, stack) {
 		([label, message]) => `${label}: "${message.slice(0, 80)}"`,
 	);
 	return {
-		detail: `Test: "${text}"; ${tlsTexts.join('; ')}; the Base URL's description explains them`,
+		detail: `Test: "${text}"; ${tlsTexts.join('; ')}; the Base URL's hint explains them`,
 	};
 }
 

@@ -246,15 +246,15 @@ async function selfSignedServer() {
 }
 
 // A test request that gets no answer reaches none of the rules (n8n's tester reads them only from an
-// answer): n8n shows the error's code (2.41.3) or its own message (2.8.4). The Base URL's description says
+// answer): n8n shows the error's code (2.41.3) or its own message (2.8.4). The Base URL's hint says
 // what each means; scripts/e2e/check-editor.mjs checks the words a real n8n shows.
-describe('a Base URL where nothing answers fails without an answer; the Base URL field explains what n8n shows', () => {
+describe('a Base URL where nothing answers fails without an answer; the hint of the Base URL field explains what n8n shows', () => {
 	const baseUrlHelp = () =>
 		bed.harness.credentialTypes
 			.getByName(CREDENTIAL)
-			.properties.find((property) => property.name === 'baseUrl')?.description ?? '';
+			.properties.find((property) => property.name === 'baseUrl')?.hint ?? '';
 
-	test('the description names the field to check and every code or text n8n shows', () => {
+	test('the hint names the field to check and every code or text n8n shows', () => {
 		const help = baseUrlHelp();
 		expect(help).toMatch(/check its https or http, host and port/);
 		expect(help).toMatch(/The API key is not the cause/);
