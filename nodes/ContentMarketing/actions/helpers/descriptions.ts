@@ -107,7 +107,13 @@ export function readSortOptions(
 	itemIndex: number,
 	sortFields: readonly string[],
 ): IDataObject {
-	const options = readFilterCollection.call(this, 'options', SORT_OPTION_NAMES, itemIndex, 'option');
+	const options = readFilterCollection.call(
+		this,
+		'options',
+		SORT_OPTION_NAMES,
+		itemIndex,
+		'option',
+	);
 	const qs: IDataObject = {};
 	if (options.sort !== undefined) {
 		qs.sort = assertEnum.call(this, options.sort, sortFields, SORT_OPTION_NAMES.sort, itemIndex);
