@@ -74,6 +74,9 @@ export class ContentMarketingApi implements ICredentialType {
 			default: 'https://api.content-marketing.example',
 			placeholder: 'e.g. https://api.content-marketing.example',
 			description: 'Address of the API as shown in your console, without /v1',
+			// n8n's credential tester shows its own text for a request that gets no answer (see `test`); the
+			// hint, shown under the field, says what that text means.
+			hint: 'Test shows only a network error (ECONNREFUSED, ENOTFOUND, EAI_AGAIN, ETIMEDOUT, ECONNABORTED, EPROTO, a certificate error, "The service refused the connection", "The connection cannot be established")? Then n8n could not talk to this address: check its https or http, host and port; for a certificate error, n8n does not trust the server\'s certificate. The API key is not the cause.',
 		},
 	];
 
@@ -87,8 +90,10 @@ export class ContentMarketingApi implements ICredentialType {
 	// n8n 2.8.4's tester shows its generic "Authorization failed" for a test request that fails, whatever
 	// rules match the status (it finds no response on the error). So the request never fails on an HTTP
 	// status and rules on the answer's body (docs/api-contract.md §3 error codes) tell a wrong key from a
-	// wrong Base URL; the first rule that matches is shown. A credential test method in the nodes could say
-	// more, but its only HTTP helper (`request`) is refused by n8n's community-package scanner.
+	// wrong Base URL; the first rule that matches is shown. A request that gets no answer (refused, unknown
+	// host, timed out, TLS) reaches no rule: n8n shows the error's code (2.41.3) or its own message (2.8.4),
+	// so the Base URL's hint says what those mean. A credential test method in the nodes could word
+	// them, but its only HTTP helper (`request`) is refused by n8n's community-package scanner.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") }}',
@@ -125,7 +130,7 @@ export class ContentMarketingApi implements ICredentialType {
 					key: 'error.code',
 					value: 'forbidden',
 					message:
-						'The API key is valid but may not read this account (HTTP 403 forbidden): use a key with access to the account.',
+						'The API key is valid but may not read this account (HTTP 403 forbidden): use a key with access to the account. The Base URL answered, so it is right.',
 				},
 			},
 			{
@@ -142,7 +147,8 @@ export class ContentMarketingApi implements ICredentialType {
 				properties: {
 					key: 'error.code',
 					value: 'server_error',
-					message: 'The service answered with an internal error (HTTP 500): test again later.',
+					message:
+						'The service at this Base URL answered with an internal error (HTTP 500): nothing to change in the API key or Base URL yet; test again later.',
 				},
 			},
 			{

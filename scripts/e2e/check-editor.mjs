@@ -3,11 +3,15 @@
 // show: subtitles in the panel's words, the webhook trigger's notice on that trigger only, the Docs link
 // opening the trigger's README section, the duplicate e-mail notice of Lead › Create, the hint of Max Parallel
 // Requests on Get Many, the Time Zone option's labels, short action labels in the node panel (and a new
-// node named after one), and the credential's Test of an expired key. Screenshots of each view are left in
-// .tmp/e2e-editor-<n8n version>/ to look at.
+// node named after one), the credential's Test of an expired key and of a Base URL where nothing answers
+// (n8n's own text, and the Base URL's hint that explains it), the Poll Trigger's Fetch Test Event hint
+// naming the options that are set, and Get Many running with a filter added and left empty. Screenshots of
+// each view are left in .tmp/e2e-editor-<n8n version>/ to look at.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import os from 'node:os';
 import path from 'node:path';
 
 import { CREDENTIALS } from './examples.mjs';
@@ -20,6 +24,23 @@ const EXPIRED_CREDENTIAL = {
 	name: 'Content Marketing (expired key)',
 	type: 'contentMarketingApi',
 };
+// A Base URL where nothing listens (the discard port): n8n's tester gets no answer, so no rule words it.
+const NO_SERVER_CREDENTIAL = {
+	id: 'cmE2eNoServerCred01',
+	name: 'Content Marketing (nothing at the Base URL)',
+	type: 'contentMarketingApi',
+	baseUrl: 'http://127.0.0.1:9',
+};
+// What n8n's tester shows for a refused connection: 2.8.4 its NodeApiError message, 2.41.3 the error's
+// code (packages/cli credentials-tester.service.ts reads `error.cause.code` first there).
+const REFUSED_TEXT = {
+	'2.8.4': /^The service refused the connection - perhaps it is offline$/,
+	'2.41.3': /^ECONNREFUSED$/,
+};
+const BASE_URL_HELP = /n8n could not talk to this address: check its https or http, host and port/;
+const NO_MATCH_HINT =
+	'Change the status of a lead in Content Marketing, select more Events or widen Only Previous ' +
+	'Statuses (set to Lost) and Only Source Channels (set to Email), then fetch a test event again.';
 const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
 	'--headless',
@@ -94,11 +115,32 @@ function editorWorkflow() {
 				operation: 'getOverview',
 				options: { timezone: { values: { zone: 'custom', custom: 'Europe/Berlin' } } },
 			}),
+			// Fetch Test Event finds nothing: a status change away from Lost of a lead that came by e-mail
+			node('Fetch Hint', 'contentTriggerMarketing', 1, [600, 300], {
+				events: ['lead.status_updated'],
+				options: { previousStatuses: ['lost'], sourceChannels: ['email'] },
+			}),
+			{
+				id: 'e2e-editor-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 600],
+				parameters: {},
+			},
+			// Created Since and Email added and left empty, as a user leaves them
+			node('Empty Filters', 'contentMarketing', 1.1, [300, 600], {
+				resource: 'lead',
+				operation: 'getAll',
+				limit: 3,
+				filters: { createdSince: '', email: '' },
+			}),
 		],
 		connections: {
 			'Webhook Trigger': { main: [[{ node: 'Leads', type: 'main', index: 0 }]] },
 			Leads: { main: [[{ node: 'Add Lead', type: 'main', index: 0 }]] },
 			'Poll Trigger': { main: [[{ node: 'Overview', type: 'main', index: 0 }]] },
+			Start: { main: [[{ node: 'Empty Filters', type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 	};
@@ -142,9 +184,17 @@ async function openNode(page, name) {
 	return panel;
 }
 
+/** Closes the node's details view: Escape, as a user; its close button when n8n 2.8.4 keeps the view open after a failed Fetch Test Event. */
 async function closeNode(page) {
+	const parameters = page.locator('[data-test-id="node-parameters"]');
 	await page.keyboard.press('Escape');
-	await page.locator('[data-test-id="node-parameters"]').waitFor({ state: 'detached' });
+	const closed = await parameters.waitFor({ state: 'detached', timeout: 5_000 }).then(
+		() => true,
+		() => false,
+	);
+	if (closed) return;
+	await page.locator('[data-test-id="ndv-close-button"]').first().click();
+	await parameters.waitFor({ state: 'detached' });
 }
 
 async function subtitles(page, n8n) {
@@ -321,6 +371,134 @@ async function credentialTest(page, n8n, shot) {
 	return { detail: `Test: "${text}"` };
 }
 
+/** Opens a saved credential (which tests it), tests again and returns the failure n8n shows. */
+async function credentialFailure(page, n8n, id, text) {
+	await page.goto(`${n8n.baseUrl}/home/credentials/${id}`);
+	const modal = page.locator('[data-test-id="editCredential-modal"]');
+	const failed = modal.locator('.el-tag--danger');
+	await failed.getByRole('button', { name: 'Retry' }).click();
+	await failed.getByText('More details', { exact: true }).first().click();
+	const message = modal.getByText(text);
+	await message.waitFor();
+	return { modal, text: (await message.innerText()).trim() };
+}
+
+/** A local HTTPS server with a self-signed certificate (openssl makes it for this run). */
+async function selfSignedServer() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-e2e-tls-'));
+	const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+	execFileSync(
+		'openssl',
+		[
+			...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'],
+			...['-keyout', key, '-out', cert],
+		],
+		{ stdio: 'ignore' },
+	);
+	const server = createHttpsServer(
+		{ key: fs.readFileSync(key), cert: fs.readFileSync(cert) },
+		(_, response) => response.end('{"data":[]}'),
+	);
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `https://127.0.0.1:${server.address().port}`,
+		close: () => {
+			server.close();
+			fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
+ * A Base URL where nothing answers: in the editor, n8n's own text (no rule of the credential can word a
+ * request without an answer) beside the Base URL's hint, which says what it means. Through n8n's Test
+ * endpoint, the texts of the two TLS failures, each explained by that hint too.
+ */
+async function credentialNothingAnswers(page, n8n, shot, stack) {
+	const refused = REFUSED_TEXT[N8N_VERSION] ?? /ECONNREFUSED|refused the connection/;
+	const { modal, text } = await credentialFailure(page, n8n, NO_SERVER_CREDENTIAL.id, refused);
+	const form = (await modal.innerText()).replace(/\s+/g, ' ');
+	await shot('credential-test-nothing-answers');
+	assert.match(text, refused, `Test of ${NO_SERVER_CREDENTIAL.baseUrl}: ${text}`);
+	assert.match(form, BASE_URL_HELP, `the Base URL's hint in the credential form: ${form}`);
+	const help = form.slice(form.search(/Test shows only a network error/));
+
+	const tls = await selfSignedServer();
+	const shown = {};
+	try {
+		for (const [label, baseUrl] of [
+			['https to an http port', stack.sandbox.url.replace(/^http:/, 'https:')],
+			['self-signed certificate', tls.url],
+		]) {
+			const response = await page.request.post(`${n8n.baseUrl}/rest/credentials/test`, {
+				data: {
+					credentials: {
+						id: NO_SERVER_CREDENTIAL.id,
+						name: NO_SERVER_CREDENTIAL.name,
+						type: NO_SERVER_CREDENTIAL.type,
+						data: { apiKey: stack.sandbox.keys.full, baseUrl },
+					},
+				},
+			});
+			const { data } = await response.json();
+			assert.equal(data.status, 'Error', `${label}: ${JSON.stringify(data)}`);
+			shown[label] = data.message.trim();
+		}
+	} finally {
+		tls.close();
+	}
+	// each text names a code the hint lists (EPROTO, DEPTH_ZERO_SELF_SIGNED_CERT) or a certificate
+	assert.match(shown['https to an http port'], /EPROTO/);
+	assert.match(help, /EPROTO/);
+	assert.match(shown['self-signed certificate'], /SELF_SIGNED|self-signed certificate/i);
+	assert.match(help, /a certificate error/);
+	const tlsTexts = Object.entries(shown).map(
+		([label, message]) => `${label}: "${message.slice(0, 80)}"`,
+	);
+	return {
+		detail: `Test: "${text}"; ${tlsTexts.join('; ')}; the Base URL's hint explains them`,
+	};
+}
+
+/** Fetch Test Event with nothing matching: the hint names the options that are set, with their values. */
+async function pollTriggerHint(page, n8n, shot) {
+	await openWorkflow(page, n8n);
+	await openNode(page, 'Fetch Hint');
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	const description = page.locator('[data-test-id="node-error-description"]').first();
+	await description.waitFor();
+	const message = (
+		await page.locator('[data-test-id="node-error-message"]').first().innerText()
+	).trim();
+	const hint = (await description.innerText()).replace(/\s+/g, ' ').trim();
+	await shot('poll-trigger-no-match');
+	await closeNode(page);
+	assert.equal(message, 'No lead event matches the Events and Options of this trigger');
+	assert.equal(hint, NO_MATCH_HINT);
+	return { detail: `"${message}": "${hint}"` };
+}
+
+/** Get Many with Created Since and Email added and left empty: runs (they count as not set). */
+async function emptyFilterRuns(page, n8n, shot) {
+	await openWorkflow(page, n8n);
+	const panel = await openNode(page, 'Empty Filters');
+	assert.match(await panel.innerText(), /Created Since[\s\S]*Email/, 'the two filters are added');
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	const output = page.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]');
+	const outcome = output
+		.locator('[data-test-id="ndv-items-count"], [data-test-id="node-error-message"]')
+		.first();
+	await outcome.waitFor();
+	const errors = page.locator('[data-test-id="node-error-message"]');
+	const error = (await errors.count()) > 0 ? await errors.first().innerText() : '';
+	const count = (await output.innerText()).match(/\d+ items?/)?.[0] ?? '';
+	await shot('lead-get-many-empty-filters');
+	await closeNode(page);
+	assert.equal(error, '', `Get Many with empty filters failed: ${error}`);
+	assert.match(count, /^[1-3] items?$/, `Get Many's output: ${count}`);
+	return { detail: `Created Since and Email left empty: ${count}, no error` };
+}
+
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
 	prepare: ({ stack }) => {
@@ -332,11 +510,17 @@ export default {
 					...EXPIRED_CREDENTIAL,
 					data: { apiKey: stack.sandbox.keys.expired, baseUrl: stack.sandbox.url },
 				},
+				{
+					id: NO_SERVER_CREDENTIAL.id,
+					name: NO_SERVER_CREDENTIAL.name,
+					type: NO_SERVER_CREDENTIAL.type,
+					data: { apiKey: stack.sandbox.keys.full, baseUrl: NO_SERVER_CREDENTIAL.baseUrl },
+				},
 			],
 			workflows: [editorWorkflow()],
 		};
 	},
-	async whileRunning({ step, n8n }) {
+	async whileRunning({ step, n8n, stack }) {
 		if (!RUN_HERE) {
 			await step('editor: not run on this release', () => ({
 				detail: `checked on n8n ${N8N_VERSIONS[0]} only (E2E_EDITOR=oldest)`,
@@ -368,6 +552,17 @@ export default {
 			);
 			await step('editor: Test of an expired key says expired, as runs do', () =>
 				credentialTest(page, n8n, shot),
+			);
+			await step(
+				"editor: Test of a Base URL where nothing answers shows n8n's text beside the Base URL's explanation",
+				() => credentialNothingAnswers(page, n8n, shot, stack),
+			);
+			await step(
+				'editor: Fetch Test Event finds nothing; the hint names the options that are set',
+				() => pollTriggerHint(page, n8n, shot),
+			);
+			await step('editor: Get Many runs with a filter added and left empty', () =>
+				emptyFilterRuns(page, n8n, shot),
 			);
 		} finally {
 			await browser.close();

@@ -2,8 +2,13 @@
 // throw-away declarative node with the credential attached (packages/cli credentials-tester.service.ts),
 // and what it answers in each case, which the tester's rules read. The messages the tester then shows
 // come from n8n's own rule matching: checked in a real n8n by scripts/e2e/check-http-request-credential.mjs.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type {
 	ICredentialTestRequest,
 	IDataObject,
@@ -198,12 +203,98 @@ test('a failing service and a rate-limited key are answered with the codes their
 	}
 });
 
-test('an unreachable Base URL fails with the connection error', async () => {
-	const { error } = await runTestRequest({ apiKey: bed.keys.full, baseUrl: 'http://127.0.0.1:9' });
-	const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-	expect(`${cause?.code ?? ''} ${error?.message ?? ''}`).toMatch(
-		/ECONNREFUSED|refused the connection/,
+test('every rule message names the field to change (API key or Base URL) or says neither is at fault', () => {
+	const rules = testRequest.rules ?? [];
+	expect(rules.length).toBeGreaterThan(0);
+	for (const rule of rules) expect(String(rule.properties.message)).toMatch(/API key|Base URL/);
+});
+
+/** A local HTTPS server with a self-signed certificate (made by openssl for this run) that answers `{}`. */
+async function selfSignedServer() {
+	const dir = mkdtempSync(path.join(tmpdir(), 'cm-self-signed-'));
+	const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-keyout',
+			key,
+			'-out',
+			cert,
+			'-days',
+			'1',
+			'-subj',
+			'/CN=127.0.0.1',
+		],
+		{ stdio: 'ignore' },
 	);
+	const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_, r) =>
+		r.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+	);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: async () => {
+			await new Promise((resolve) => server.close(resolve));
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+// A test request that gets no answer reaches none of the rules (n8n's tester reads them only from an
+// answer): n8n shows the error's code (2.41.3) or its own message (2.8.4). The Base URL's hint says
+// what each means; scripts/e2e/check-editor.mjs checks the words a real n8n shows.
+describe('a Base URL where nothing answers fails without an answer; the hint of the Base URL field explains what n8n shows', () => {
+	const baseUrlHelp = () =>
+		bed.harness.credentialTypes
+			.getByName(CREDENTIAL)
+			.properties.find((property) => property.name === 'baseUrl')?.hint ?? '';
+
+	test('the hint names the field to check and every code or text n8n shows', () => {
+		const help = baseUrlHelp();
+		expect(help).toMatch(/check its https or http, host and port/);
+		expect(help).toMatch(/The API key is not the cause/);
+		for (const shown of [
+			'ECONNREFUSED',
+			'ENOTFOUND',
+			'EAI_AGAIN',
+			'ETIMEDOUT',
+			'ECONNABORTED',
+			'EPROTO',
+			'certificate error',
+			'The service refused the connection',
+			'The connection cannot be established',
+		])
+			expect(help).toContain(shown);
+	});
+
+	test.each([
+		['nothing listens there (refused)', 'refused', /refused the connection|ECONNREFUSED/],
+		['https:// to a plain http port (TLS)', 'plain', /EPROTO/],
+		['a self-signed certificate (TLS)', 'selfSigned', /certificate/],
+	] as const)('%s', async (_label, target, shown) => {
+		const plain = await otherServer(() => ({ status: 200, body: '{"data":[]}' }));
+		const tls = await selfSignedServer();
+		try {
+			const baseUrl = {
+				refused: 'http://127.0.0.1:9',
+				plain: plain.url.replace(/^http:/, 'https:'),
+				selfSigned: tls.url,
+			}[target];
+			const { answer, error } = await runTestRequest({ apiKey: bed.keys.full, baseUrl });
+			expect(answer).toBeUndefined();
+			const cause = (error as { cause?: { code?: string; response?: unknown } } | undefined)?.cause;
+			expect(cause?.response).toBeUndefined();
+			expect(`${cause?.code ?? ''} ${error?.message ?? ''}`).toMatch(shown);
+			expect(baseUrlHelp()).toMatch(shown);
+		} finally {
+			await Promise.all([plain.close(), tls.close()]);
+		}
+	});
 });
 
 describe('the key goes only to the Base URL origin (also through the HTTP Request node)', () => {

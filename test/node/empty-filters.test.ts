@@ -1,6 +1,8 @@
-// A filter (or option) the user added but left empty is refused before any request, naming the field and the
-// item: dropping it would silently return a wider result than asked for. n8n fills an added option with its
-// default, so an added-but-untouched string filter arrives as '' and must fail too.
+// A filter (or option) the user added in the editor and left empty counts as not set, as in n8n's own nodes
+// (Mailchimp's Get Many: `if (options.sinceLastChanged)`): n8n fills an added option with its default ('' for
+// text and dates), and its parameter issues cannot mark an option inside a collection before the run. A
+// filter whose expression gives nothing for an item is refused before any request, naming the field and the
+// item: that is known only per item, and dropping it would silently widen that item's request.
 import type { INodeParameters } from 'n8n-workflow';
 
 import { jsonOf, NodeTestBed } from './node-test-bed';
@@ -15,18 +17,95 @@ async function sentQueries(): Promise<Array<Record<string, string>>> {
 	);
 }
 
-describe('an added but empty filter fails before any request', () => {
-	const cases: Array<[name: string, parameters: INodeParameters, message: string]> = [
+describe('a filter added in the editor and left empty is not set: the run succeeds, the request goes without it', () => {
+	const cases: Array<[name: string, parameters: INodeParameters, sent: Record<string, string>]> = [
+		[
+			'Lead Get Many: Created Since added, no date picked',
+			{ resource: 'lead', operation: 'getAll', filters: { createdSince: '' } },
+			{},
+		],
+		[
+			'Lead Get Many: Updated Since added, no date picked, beside a Status',
+			{ resource: 'lead', operation: 'getAll', filters: { updatedSince: '', status: 'new' } },
+			{ status: 'new' },
+		],
 		[
 			'Lead Get Many: Search added and left at its default',
 			{ resource: 'lead', operation: 'getAll', filters: { q: '' } },
-			'Search: is empty; remove the filter or give a value [item 0]',
+			{},
 		],
 		[
-			'Lead Get Many: Source Resource ID blank',
-			{ resource: 'lead', operation: 'getAll', filters: { source_resource_id: '   ' } },
-			'Source Resource ID: is empty; remove the filter or give a value [item 0]',
+			'Lead Get Many: Email, Source Resource ID (spaces only) and Assigned To added, left empty',
+			{
+				resource: 'lead',
+				operation: 'getAll',
+				filters: { email: '', source_resource_id: '   ', assigned_to: '' },
+			},
+			{},
 		],
+		[
+			'Lead Get Many: Created in the Last N Days cleared',
+			{ resource: 'lead', operation: 'getAll', filters: { days: null } },
+			{},
+		],
+		[
+			'Lead Get Many: Search switched to an expression with nothing in it',
+			{ resource: 'lead', operation: 'getAll', filters: { q: '=' } },
+			{},
+		],
+		[
+			'Content Resource Get Many: Search added and left at its default',
+			{ resource: 'contentResource', operation: 'getAll', filters: { q: '' } },
+			{},
+		],
+		[
+			'Content Resource Get Many: Tag blank beside a Status',
+			{
+				resource: 'contentResource',
+				operation: 'getAll',
+				filters: { status: 'published', tag: ' ' },
+			},
+			{ status: 'published' },
+		],
+		[
+			'Webhook Endpoint Get Many: Event added and left at its default',
+			{ resource: 'webhookEndpoint', operation: 'getAll', filters: { event: '' } },
+			{},
+		],
+		[
+			'Webhook Endpoint Get Many: URL added and left at its default beside Active',
+			{ resource: 'webhookEndpoint', operation: 'getAll', filters: { active: true, url: '' } },
+			{ active: 'true' },
+		],
+		[
+			'Analytics: Content Resource filter added, nothing chosen from the list',
+			{
+				resource: 'analytics',
+				operation: 'getOverview',
+				days: 7,
+				filters: { resourceId: rl('', 'list') },
+			},
+			{ days: '7' },
+		],
+	];
+
+	test.each(cases)('%s', async (_name, parameters, sent) => {
+		const result = await bed.run(parameters);
+		expect(result.error).toBeUndefined();
+		const queries = await sentQueries();
+		expect(queries).toHaveLength(1);
+		const filterKeys = Object.keys(parameters.filters as object).map((key) =>
+			key === 'resourceId' ? 'resource_id' : key,
+		);
+		for (const key of filterKeys) {
+			if (!(key in sent)) expect(queries[0]).not.toHaveProperty(key);
+		}
+		expect(queries[0]).toMatchObject(sent);
+	});
+});
+
+describe('a filter whose expression gives nothing fails its item before any request', () => {
+	const cases: Array<[name: string, parameters: INodeParameters, message: string]> = [
 		[
 			'Lead Get Many: Assigned To from an expression that gives nothing',
 			{ resource: 'lead', operation: 'getAll', filters: { assigned_to: '={{ $json.owner }}' } },
@@ -38,23 +117,14 @@ describe('an added but empty filter fails before any request', () => {
 			'Created in the Last N Days: is empty; remove the filter or give a value [item 0]',
 		],
 		[
+			'Lead Get Many: Created Since from an expression that gives nothing',
+			{ resource: 'lead', operation: 'getAll', filters: { createdSince: '={{ $json.since }}' } },
+			'Created Since: is empty; remove the filter or give a value [item 0]',
+		],
+		[
 			'Lead Get Many: Sort By option empty',
 			{ resource: 'lead', operation: 'getAll', options: { sort: '={{ "" }}' } },
 			'Sort By: is empty; remove the option or give a value [item 0]',
-		],
-		[
-			'Content Resource Get Many: Search added and left at its default',
-			{ resource: 'contentResource', operation: 'getAll', filters: { q: '' } },
-			'Search: is empty; remove the filter or give a value [item 0]',
-		],
-		[
-			'Content Resource Get Many: Tag blank',
-			{
-				resource: 'contentResource',
-				operation: 'getAll',
-				filters: { status: 'published', tag: ' ' },
-			},
-			'Tag: is empty; remove the filter or give a value [item 0]',
 		],
 		[
 			'Content Resource Get Many: Type from an expression that gives nothing',
@@ -67,24 +137,9 @@ describe('an added but empty filter fails before any request', () => {
 			'Sort Order: is empty; remove the option or give a value [item 0]',
 		],
 		[
-			'Webhook Endpoint Get Many: Event added and left at its default',
-			{ resource: 'webhookEndpoint', operation: 'getAll', filters: { event: '' } },
-			'Event: is empty; remove the filter or give a value [item 0]',
-		],
-		[
-			'Webhook Endpoint Get Many: URL added and left at its default',
-			{ resource: 'webhookEndpoint', operation: 'getAll', filters: { active: true, url: '' } },
+			'Webhook Endpoint Get Many: URL from an expression that gives ""',
+			{ resource: 'webhookEndpoint', operation: 'getAll', filters: { url: '={{ "" }}' } },
 			'URL: is empty; remove the filter or give a value [item 0]',
-		],
-		[
-			'Analytics: Content Resource filter added, nothing chosen from the list',
-			{
-				resource: 'analytics',
-				operation: 'getOverview',
-				days: 7,
-				filters: { resourceId: rl('', 'list') },
-			},
-			'Content Resource: is empty; remove the filter or give a value [item 0]',
 		],
 		[
 			'Analytics: Content Resource by ID from an expression that gives ""',

@@ -46,8 +46,48 @@ describe.each(SOURCES)('source: %s', (source) => {
 			(thrown: unknown) => thrown as { message: string; description?: string },
 		);
 		expect(error?.message).toBe('No lead event matches the Events and Options of this trigger');
-		expect(error?.description).toMatch(/^Create a lead .* widen Only Lead Statuses/);
+		expect(error?.description).toBe(
+			'Create a lead (or change the status of one) in Content Marketing or widen Only Lead Statuses ' +
+				'(set to Converted), then fetch a test event again.',
+		);
 		expect(trigger.staticData).toEqual({});
+	});
+
+	// The hint names the Events and Options that are set, with their values, and only those.
+	test.each([
+		[
+			'Only Previous Statuses and Only Source Channels',
+			{ options: { previousStatuses: ['lost'], sourceChannels: ['email', 'organic_search'] } },
+			'Change the status of a lead in Content Marketing or widen Only Previous Statuses (set to Lost) ' +
+				'and Only Source Channels (set to Email, Organic Search), then fetch a test event again.',
+		],
+		[
+			'one event, Only Source Resource',
+			{
+				events: ['lead.status_updated'],
+				options: { sourceResource: { __rl: true, mode: 'id', value: 'res_nothing1' } },
+			},
+			'Change the status of a lead in Content Marketing, select more Events or clear Only Source ' +
+				'Resource (set to res_nothing1), then fetch a test event again.',
+		],
+		[
+			'Lead Created only, with Only Previous Statuses',
+			{ events: ['lead.created'], options: { previousStatuses: ['new'] } },
+			'Only Previous Statuses is set (to New), so Lead Created events never match: select Lead Status ' +
+				'Updated in Events or remove Only Previous Statuses, then fetch a test event again.',
+		],
+		[
+			'both events, no options, no lead yet',
+			{},
+			'Create a lead (or change the status of one) in Content Marketing, then fetch a test event again.',
+		],
+	])('nothing matching, %s: the hint names what is set', async (_name, parameters, hint) => {
+		if (Object.keys(parameters).length > 0) await sandbox.createLead({ source_channel: 'api' });
+		const trigger = poller(harness(), parameters);
+		await expect(trigger.fetchTestEvent()).rejects.toMatchObject({
+			message: 'No lead event matches the Events and Options of this trigger',
+			description: hint,
+		});
 	});
 
 	test('no lead at all: the same error', async () => {

@@ -166,9 +166,9 @@ export function assertWebhookUrl(
 export type CollectionEntryKind = 'filter' | 'option';
 
 /**
- * A filter or option the user added must have a value. Dropping an added-but-empty one (a field left at
- * its default '', an expression that resolved to nothing, a locator without a value) would silently widen
- * the request, so it is refused instead.
+ * A filter or option that is applied must have a value: dropping one whose expression resolved to nothing
+ * would silently widen the request, so it is refused instead. (Get Many's collections first leave out what
+ * was left empty in the editor: collections.ts.)
  */
 export function assertFilled(
 	this: NodeContext,

@@ -8,6 +8,7 @@ import { toItem } from './leadEvent';
 import { currentLeadsCursor, latestLeadEvent, leadEventsSince } from './leadsSource';
 import { leadFilters, selectedEvents, simplifyOutput } from '../leadEvents/params';
 import { readAnchor, writeAnchor } from './anchor';
+import { noMatchHint } from './noMatchHint';
 import { withinBudget } from './budget';
 import { unlessOverlapping } from './overlap';
 import type { PollState } from './state';
@@ -69,11 +70,7 @@ async function testEvent(
 	throw new NodeOperationError(
 		node,
 		'No lead event matches the Events and Options of this trigger',
-		{
-			description:
-				'Create a lead (or change the status of one) in Content Marketing, or select more Events or widen ' +
-				'Only Lead Statuses and Only Source Resource, then fetch a test event again.',
-		},
+		{ description: noMatchHint(types, filters) },
 	);
 }
 

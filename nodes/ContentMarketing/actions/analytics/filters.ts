@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
+import { readFilterCollection } from '../../helpers/collections';
+import { assertEnum } from '../../helpers/validation';
 import { collectionLabels } from '../helpers/descriptions';
 import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
@@ -131,9 +132,8 @@ export function readAnalyticsQuery(this: IExecuteFunctions, itemIndex: number): 
 	const timezone = readTimezone.call(this, options.timezone, options.customTimezone, itemIndex);
 	if (timezone !== undefined) qs.timezone = timezone;
 
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	// An added-but-empty Content Resource is refused: dropping it would give account-wide numbers.
-	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	// A Content Resource left empty in the editor is not set; one an expression gives nothing for is refused.
+	const filters = readFilterCollection.call(this, 'filters', FILTER_NAMES, itemIndex);
 	if (filters.resourceId !== undefined) {
 		qs.resource_id = readResourceId.call(
 			this,

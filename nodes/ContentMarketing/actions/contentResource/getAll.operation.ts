@@ -13,9 +13,9 @@ import {
 	returnAllOrLimit,
 	sortOptions,
 } from '../helpers/descriptions';
+import { readFilterCollection } from '../../helpers/collections';
 import { forEachItem } from '../../helpers/items';
 import {
-	assertCollectionFilled,
 	assertEnum,
 	assertMaxLength,
 	assertSearchText,
@@ -90,12 +90,10 @@ const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/resources (docs/api-contract.md §4) from the Filters and Options collections,
- * validated. A filter that was added but left empty is refused, not dropped: dropping it would return
- * more resources than asked for.
+ * validated; a filter left empty in the editor is not set (`readFilterCollection`).
  */
 function readQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	const filters = readFilterCollection.call(this, 'filters', FILTER_NAMES, itemIndex);
 	const qs: IDataObject = readSortOptions.call(this, itemIndex, RESOURCE_SORT_FIELDS);
 	for (const [key, value] of Object.entries(filters)) {
 		if (!(key in FILTER_NAMES)) qs[key] = typeof value === 'string' ? value.trim() : value;

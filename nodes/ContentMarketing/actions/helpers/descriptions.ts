@@ -5,8 +5,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
-import { isObject, readBoolean, readInteger } from '../../helpers/values';
+import { readFilterCollection } from '../../helpers/collections';
+import { assertEnum } from '../../helpers/validation';
+import { readBoolean, readInteger } from '../../helpers/values';
 import { SORT_ORDERS } from '../../helpers/vocabulary';
 
 /**
@@ -99,16 +100,20 @@ const SORT_OPTION_NAMES = collectionLabels([sortOptions([], '')], 'options');
 
 /**
  * The `sort` and `order` query of the Options collection made by `sortOptions`, validated; an option
- * added but left empty is refused rather than dropped (docs/api-contract.md §4).
+ * left empty in the editor is not set (`readFilterCollection`).
  */
 export function readSortOptions(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	sortFields: readonly string[],
 ): IDataObject {
-	const options = this.getNodeParameter('options', itemIndex, {}) as unknown;
-	if (!isObject(options)) return {};
-	assertCollectionFilled.call(this, options, SORT_OPTION_NAMES, itemIndex, 'option');
+	const options = readFilterCollection.call(
+		this,
+		'options',
+		SORT_OPTION_NAMES,
+		itemIndex,
+		'option',
+	);
 	const qs: IDataObject = {};
 	if (options.sort !== undefined) {
 		qs.sort = assertEnum.call(this, options.sort, sortFields, SORT_OPTION_NAMES.sort, itemIndex);

@@ -17,8 +17,8 @@ import {
 } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
 import { simplifyLead } from '../helpers/simplifyLead';
+import { readFilterCollection } from '../../helpers/collections';
 import {
-	assertCollectionFilled,
 	assertEmail,
 	assertEnum,
 	assertId,
@@ -142,12 +142,10 @@ const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
  * The query of GET /v1/leads (docs/api-contract.md §4) from the Filters and Options collections,
- * validated. A filter that was added but left empty is refused, not dropped: dropping it would return
- * more leads than asked for.
+ * validated; a filter left empty in the editor is not set (`readFilterCollection`).
  */
 function leadQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	const filters = readFilterCollection.call(this, 'filters', FILTER_NAMES, itemIndex);
 	const qs: IDataObject = readSortOptions.call(this, itemIndex, LEAD_SORT_FIELDS);
 	if (filters.days !== undefined) {
 		qs.days = readInteger.call(this, filters.days, FILTER_NAMES.days, itemIndex, {
@@ -210,7 +208,7 @@ function nodeFilters(
 	qs: IDataObject,
 	itemIndex: number,
 ): NodeFilters | undefined {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = readFilterCollection.call(this, 'filters', FILTER_NAMES, itemIndex);
 	const result: NodeFilters = {};
 	if (filters.email !== undefined) {
 		const email = assertEmail.call(this, filters.email, FILTER_NAMES.email, itemIndex);

@@ -8,7 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { collectionLabels, readLimit, returnAllOrLimit } from '../helpers/descriptions';
 import { forEachItem } from '../../helpers/items';
-import { assertCollectionFilled, assertEnum, assertUrl } from '../../helpers/validation';
+import { readFilterCollection } from '../../helpers/collections';
+import { assertEnum, assertUrl } from '../../helpers/validation';
 import { readBoolean } from '../../helpers/values';
 import { WEBHOOK_EVENT_TYPES } from '../../helpers/vocabulary';
 import { apiRequestAllItems } from '../../transport';
@@ -61,12 +62,11 @@ export const description = updateDisplayOptions(
 const FILTER_NAMES = collectionLabels(properties, 'filters');
 
 /**
- * The query of GET /v1/webhooks (docs/api-contract.md §10) from the Filters collection, validated. A filter that was added but
- * left empty is refused, not dropped: dropping it would return more endpoints than asked for.
+ * The query of GET /v1/webhooks (docs/api-contract.md §10) from the Filters collection, validated; a
+ * filter left empty in the editor is not set (`readFilterCollection`).
  */
 function webhookQuery(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	assertCollectionFilled.call(this, filters, FILTER_NAMES, itemIndex);
+	const filters = readFilterCollection.call(this, 'filters', FILTER_NAMES, itemIndex);
 	const qs: IDataObject = {};
 	if (filters.active !== undefined)
 		qs.active = readBoolean.call(this, filters.active, FILTER_NAMES.active, itemIndex);
