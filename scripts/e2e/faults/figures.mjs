@@ -17,8 +17,12 @@ export const FAULT_TWICE_SHARE = 0.05;
  */
 export const KILLED_TWICE_SHARE = 0.01;
 
-/** The retry schedule of the fault checks: the service's (10 s, 1 min, ...) compressed. */
-export const FAULT_RETRIES_MS = [2000, 4000, 8000, 15_000, 30_000];
+/**
+ * The retry schedule of the fault checks: the service's (10 s, 1 min, 10 min, 1 h, 6 h) compressed. The
+ * last gap outlasts an n8n restart on a CPU-starved machine (up to 90 s seen on 2 cores): the service
+ * gives up only after hours, so a check that ran out of attempts first would count a slow start as a loss.
+ */
+export const FAULT_RETRIES_MS = [2000, 4000, 8000, 20_000, 120_000];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
