@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
-import { collectionLabels } from '../helpers/descriptions';
+import { collectionLabels } from '../common.descriptions';
 import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
 import { periodQuery } from './period';

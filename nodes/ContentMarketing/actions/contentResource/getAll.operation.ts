@@ -12,8 +12,8 @@ import {
 	readSortOptions,
 	returnAllOrLimit,
 	sortOptions,
-} from '../helpers/descriptions';
-import { forEachItem } from '../../helpers/items';
+} from '../common.descriptions';
+import { forEachItem } from '../itemLoop';
 import {
 	assertCollectionFilled,
 	assertEnum,

@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readCustomFields } from '../helpers/customFields';
-import { collectionLabels } from '../helpers/descriptions';
-import { asNodeError, forEachItem } from '../../helpers/items';
-import { withItem } from '../../helpers/itemErrors';
+import { readCustomFields } from './customFields';
+import { collectionLabels } from '../common.descriptions';
+import { asNodeError, withItem } from '../../helpers/itemErrors';
+import { forEachItem } from '../itemLoop';
 import {
 	assertCollectionFilled,
 	assertEmail,
@@ -18,7 +18,7 @@ import {
 	assertMaxLength,
 } from '../../helpers/validation';
 import { isObject, readOptionalText } from '../../helpers/values';
-import { LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
+import { LEAD_STATUSES, SOURCE_CHANNELS, UNASSIGN } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import {
 	assignedToOption,
@@ -27,7 +27,6 @@ import {
 	notesOption,
 	sourceChannelOptions,
 	statusOptions,
-	UNASSIGN,
 } from './fields';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
 import type { OperationExample } from '../types';

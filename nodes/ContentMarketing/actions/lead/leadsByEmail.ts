@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { withItem } from '../../helpers/itemErrors';
 import { assertEmail, SEARCH_MAX_LENGTH } from '../../helpers/validation';
 import { isObject } from '../../helpers/values';
-import { getLocatorId } from '../helpers/locator';
+import { getLocatorId } from '../locator';
 import { apiScanItems } from '../../transport';
 
 // The service has no e-mail lookup: GET /v1/leads?q= is a case-insensitive substring search over e-mail,

@@ -5,9 +5,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { assertCollectionFilled, assertEnum } from '../../helpers/validation';
-import { isObject, readBoolean, readInteger } from '../../helpers/values';
-import { SORT_ORDERS } from '../../helpers/vocabulary';
+import { assertCollectionFilled, assertEnum } from '../helpers/validation';
+import { isObject, readBoolean, readInteger } from '../helpers/values';
+import { SORT_ORDERS } from '../helpers/vocabulary';
 
 /**
  * What errors call the fields of the collection `collection` (helpers/itemErrors.ts): each field's
