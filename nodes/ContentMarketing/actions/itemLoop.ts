@@ -51,12 +51,16 @@ export async function runInParallel<T>(
 ): Promise<Array<TaskOutcome<T>>> {
 	const { limit, signal } = sessionOf(this);
 	limit.setCap(options.maxParallel ?? readMaxParallel.call(this));
-	try {
-		return await runWithinLimit(limit, signal, count, task, options.stopOnError);
-	} catch (error) {
-		// Cancelled while waiting for a slot.
-		throw asNodeError(this.getNode(), error);
-	}
+	const { outcomes, cancelled } = await runWithinLimit(
+		limit,
+		signal,
+		count,
+		task,
+		options.stopOnError,
+	);
+	// Cancelled while waiting for a slot: the started tasks have ended.
+	if (cancelled !== undefined) throw asNodeError(this.getNode(), cancelled.reason);
+	return outcomes;
 }
 
 /**

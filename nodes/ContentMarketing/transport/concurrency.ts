@@ -234,7 +234,8 @@ export type TaskOutcome<T> = { value: T } | { error: unknown } | undefined;
 /**
  * Runs `task(0)` … `task(count - 1)`, started in order, as many at once as `limit` allows. With
  * `stopOnError`, no task starts after one failed; tasks already running finish. When `signal` aborts
- * while a task waits for a slot, the started tasks end and the abort's reason is thrown.
+ * while a task waits for a slot, no task starts after it; `cancelled` then holds the abort's reason, once
+ * the started tasks have ended.
  */
 export async function runWithinLimit<T>(
 	limit: AdaptiveLimit,
@@ -242,16 +243,17 @@ export async function runWithinLimit<T>(
 	count: number,
 	task: (index: number) => Promise<T>,
 	stopOnError: boolean,
-): Promise<Array<TaskOutcome<T>>> {
+): Promise<{ outcomes: Array<TaskOutcome<T>>; cancelled?: { reason: unknown } }> {
 	const outcomes: Array<TaskOutcome<T>> = new Array<TaskOutcome<T>>(count).fill(undefined);
 	const running = new Set<Promise<void>>();
 	let failed = false;
+	let cancelled: { reason: unknown } | undefined;
 	for (let index = 0; index < count && !failed; index++) {
 		try {
 			await limit.acquire(signal);
-		} catch (error) {
-			await Promise.all(running);
-			throw error;
+		} catch (reason) {
+			cancelled = { reason };
+			break;
 		}
 		if (failed) {
 			limit.release();
@@ -271,5 +273,5 @@ export async function runWithinLimit<T>(
 		void run.finally(() => running.delete(run));
 	}
 	await Promise.all(running);
-	return outcomes;
+	return { outcomes, cancelled };
 }

@@ -8,9 +8,14 @@ import type {
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { NodeError } from '../../helpers/itemErrors';
-import { asNodeError } from '../../helpers/itemErrors';
+import {
+	asNodeError,
+	describeItems,
+	withItem,
+	withItems,
+	withoutItems,
+} from '../../helpers/itemErrors';
 import { errorItem, runInParallel } from '../itemLoop';
-import { describeItems, withItem, withItems, withoutItems } from '../../helpers/itemErrors';
 import { getLocatorId } from '../locator';
 import { isObject, trimmedText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
