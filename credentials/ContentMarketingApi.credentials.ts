@@ -8,26 +8,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Origin of a URL, or undefined when it is not an absolute http(s) URL. */
-function originOf(url: unknown, base?: unknown): string | undefined {
-	const href = typeof url === 'object' && url !== null && 'href' in url ? url.href : url;
-	if (typeof href !== 'string') return undefined;
-	try {
-		const parsed = typeof base === 'string' && base !== '' ? new URL(href, base) : new URL(href);
-		return /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
-	} catch {
-		return undefined;
-	}
-}
+import { authorizationHeader, httpOrigin, keyMayGoTo } from './apiKeyRule';
 
 /** Where a request goes: n8n passes `url` (+ `baseURL`), the HTTP Request node's legacy options `uri`. */
 function targetOrigin(request: IHttpRequestOptions): string | undefined {
 	const legacy = request as IHttpRequestOptions & { uri?: unknown; baseUrl?: unknown };
-	return originOf(request.url || legacy.uri, request.baseURL || legacy.baseUrl);
+	return httpOrigin(request.url || legacy.uri, request.baseURL || legacy.baseUrl);
 }
 
 /**
- * The key goes only to the Base URL's origin (docs/api-contract.md §2): n8n applies this to every
+ * The key goes only to the Base URL's origin (apiKeyRule.ts): n8n applies this to every
  * request made with the credential, including the HTTP Request node's *Predefined Credential Type*,
  * where the user types any URL. A request elsewhere is sent without the key, and no request hands it
  * on across origins on a redirect (n8n-core re-adds `Authorization` on cross-origin redirects unless
@@ -41,9 +31,8 @@ async function bearerForBaseUrlOriginOnly(
 		...requestOptions,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	const allowed = originOf(credentials.baseUrl);
-	if (allowed === undefined || targetOrigin(request) !== allowed) return request;
-	request.headers = { ...request.headers, Authorization: `Bearer ${String(credentials.apiKey)}` };
+	if (!keyMayGoTo(targetOrigin(request), credentials.baseUrl)) return request;
+	request.headers = { ...request.headers, Authorization: authorizationHeader(credentials.apiKey) };
 	return request;
 }
 

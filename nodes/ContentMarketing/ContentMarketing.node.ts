@@ -8,8 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
 import { properties } from './actions/versionDescription';
-import * as loadOptions from './actions/loadOptions';
-import * as listSearch from './methods/listSearch';
+import { listSearch, loadOptions } from './methods';
 import { operationSubtitle } from './helpers/subtitle';
 
 export class ContentMarketing implements INodeType {

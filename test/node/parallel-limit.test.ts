@@ -4,7 +4,7 @@ import { ManualExecutionCancelledError } from 'n8n-workflow';
 
 import type { Sent } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 import { AdaptiveLimit } from '../../dist/nodes/ContentMarketing/transport/concurrency';
-import { sleepUnlessCancelled } from '../../dist/nodes/ContentMarketing/transport/wait';
+import { sleepUnlessCancelled } from '../../dist/nodes/ContentMarketing/transport/retry';
 
 function okRound(limit: AdaptiveLimit, count = limit.current): void {
 	const sent = Array.from({ length: count }, () => limit.sent());

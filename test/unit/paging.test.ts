@@ -1,6 +1,6 @@
 // How the transport reads one page of a list answer (docs/api-contract.md §4; tolerated
 // forms docs/api-contract.md §11).
-import { readPage } from '../../dist/nodes/ContentMarketing/transport/paging';
+import { readPage } from '../../dist/nodes/ContentMarketing/transport';
 
 const a = { id: 'a' };
 const b = { id: 'b' };

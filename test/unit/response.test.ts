@@ -1,4 +1,4 @@
-// What the transport makes of one answer (transport/response.ts): success bodies unwrapped (§11),
+// What the transport makes of one answer (transport/request.ts): success bodies unwrapped (§11),
 // redirects, the DELETE an earlier attempt already did, and failures.
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -6,7 +6,7 @@ import {
 	answerBody,
 	classifyAnswer,
 	failureKind,
-} from '../../dist/nodes/ContentMarketing/transport/response';
+} from '../../dist/nodes/ContentMarketing/transport/request';
 
 const answer = (statusCode: number, body: unknown = '', headers: IDataObject = {}) =>
 	({ statusCode, body, headers }) as IN8nHttpFullResponse;

@@ -1,5 +1,6 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { readInteger } from '../helpers/values';
 import { DEFAULT_MAX_PARALLEL, MAX_PARALLEL_LIMIT } from '../transport/concurrency';
 
 export const maxParallelRequestsField: INodeProperties = {
@@ -100,4 +101,20 @@ export function withMaxParallelRequests(properties: INodeProperties[]): INodePro
 		}
 	}
 	return result;
+}
+
+/**
+ * Options › Max Parallel Requests, read once (it cannot differ per item): the cap of the limit of requests
+ * in flight. Operations without the option run with the default.
+ */
+export function readMaxParallel(this: IExecuteFunctions): number {
+	const value = this.getNodeParameter(
+		'options.maxParallelRequests',
+		0,
+		DEFAULT_MAX_PARALLEL,
+	) as unknown;
+	return readInteger.call(this, value, 'Max Parallel Requests', 0, {
+		min: 1,
+		max: MAX_PARALLEL_LIMIT,
+	});
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/items';
+import { asNodeError } from '../helpers/itemErrors';
 import * as analytics from './analytics';
 import * as contentResource from './contentResource';
 import * as lead from './lead';

@@ -1,11 +1,24 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 // How every message about bad input is worded: "<Field>: <problem> [item N]". The messages are shown to
 // people in the editor and to AI agents as tool errors, so each says what was expected and what was given.
 
 /** Anything with `getNode()`: execute, load-options and hook contexts. */
 export type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+/** The error as a NodeApiError/NodeOperationError; with an item index, one that names the item. */
+export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (itemIndex !== undefined && error.context.itemIndex === undefined)
+			error.context.itemIndex = itemIndex;
+		return error;
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	return new NodeOperationError(node, withItem(message, itemIndex), { itemIndex });
+}
 
 /** The message with the input item it is about: `<message> [item N]` (as it is when no item is known). */
 export function withItem(message: string, itemIndex: number | undefined): string {

@@ -60,3 +60,6 @@ export const GRANULARITIES = ['day', 'week', 'month'] as const;
 /** docs/api-contract.md §10: the event types an endpoint can subscribe to (`webhook.test` is not one). */
 export const WEBHOOK_EVENT_TYPES = ['lead.created', 'lead.status_updated'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The value of Lead › Assigned To that removes the assignment (not sent: it becomes `null`). */
+export const UNASSIGN = '__unassign__';

@@ -7,8 +7,7 @@ import type {
 
 import { SEARCH_MAX_LENGTH } from '../helpers/validation';
 import { trimmedText } from '../helpers/values';
-import { apiRequest } from '../transport';
-import { readPage } from '../transport/paging';
+import { apiRequest, readPage } from '../transport';
 
 const PAGE_SIZE = 50;
 

@@ -1,7 +1,5 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { setDeadline } from '../transport/deadline';
-
 /**
  * How long one poll may take, retries included (docs/api-contract.md §14, "Budget"): below n8n's poll
  * timeout and below the shortest Poll Times interval n8n 2.41 accepts (a minute), so that a poll is never
@@ -25,12 +23,13 @@ export function pollBudget(context: IPollFunctions): number {
 	return Math.min(MAX_POLL_BUDGET_MS, n8nBudget(context) ?? MAX_POLL_BUDGET_MS);
 }
 
-/** Runs `poll` with every request of it bound to end within the poll's budget. */
-export async function withinBudget<T>(context: IPollFunctions, poll: () => Promise<T>): Promise<T> {
-	setDeadline(context, Date.now() + pollBudget(context));
-	try {
-		return await poll();
-	} finally {
-		setDeadline(context, undefined);
-	}
+/**
+ * Runs `poll` with the time by which its every request must be over (epoch milliseconds), handed on to
+ * each request as its `deadline` (transport/request.ts).
+ */
+export async function withinBudget<T>(
+	context: IPollFunctions,
+	poll: (deadline: number) => Promise<T>,
+): Promise<T> {
+	return await poll(Date.now() + pollBudget(context));
 }

@@ -26,7 +26,10 @@ function typeQuery(types: string[]): IDataObject {
  * "Now" in the events list: the newest event (START when there is none). The list sorts newest first by
  * (`created_at`, `id`) (docs/api-contract.md §14), so it is the first item of one one-item page.
  */
-export async function currentEventsPosition(this: IPollFunctions): Promise<Position> {
+export async function currentEventsPosition(
+	this: IPollFunctions,
+	deadline?: number,
+): Promise<Position> {
 	let position: Position | undefined;
 	await apiScanItems.call(
 		this,
@@ -37,7 +40,7 @@ export async function currentEventsPosition(this: IPollFunctions): Promise<Posit
 			position = positionAt(event.createdAt, event.id);
 			return 'stop';
 		},
-		{ pageSize: () => 1 },
+		{ pageSize: () => 1, deadline },
 	);
 	return position ?? START;
 }
@@ -51,18 +54,25 @@ export async function eventsAfter(
 	this: IPollFunctions,
 	position: Position,
 	types: string[],
+	deadline?: number,
 ): Promise<{ events: LeadEvent[]; next: Position }> {
 	const events: LeadEvent[] = [];
 	let next = position;
 	const qs = { order: 'asc', created_after: secondBefore(position.at), ...typeQuery(types) };
-	await apiScanItems.call(this, EVENTS_PATH, qs, (item) => {
-		const event = readListedEvent(this.getNode(), item);
-		if (!isNew(position, event.time, event.id)) return 'continue';
-		if (events.length >= MAX_EVENTS_PER_POLL) return 'stop';
-		events.push(event);
-		next = advance(next, event.createdAt, event.time, event.id);
-		return 'continue';
-	});
+	await apiScanItems.call(
+		this,
+		EVENTS_PATH,
+		qs,
+		(item) => {
+			const event = readListedEvent(this.getNode(), item);
+			if (!isNew(position, event.time, event.id)) return 'continue';
+			if (events.length >= MAX_EVENTS_PER_POLL) return 'stop';
+			events.push(event);
+			next = advance(next, event.createdAt, event.time, event.id);
+			return 'continue';
+		},
+		{ deadline },
+	);
 	return { events, next };
 }
 

@@ -32,7 +32,10 @@ function newestFirst(sort: 'created_at' | 'updated_at'): IDataObject {
 }
 
 /** "Now" in the leads list, with the statuses of the most recently updated leads remembered. */
-export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCursor> {
+export async function currentLeadsCursor(
+	this: IPollFunctions,
+	deadline?: number,
+): Promise<LeadsCursor> {
 	const node = this.getNode();
 	let created: Position | undefined;
 	// The newest lead sorts first (ties by id, docs/api-contract.md §4): one one-item page.
@@ -45,16 +48,22 @@ export async function currentLeadsCursor(this: IPollFunctions): Promise<LeadsCur
 			created = positionAt(lead.created_at as string, leadId(lead));
 			return 'stop';
 		},
-		{ pageSize: () => 1 },
+		{ pageSize: () => 1, deadline },
 	);
 	let updatedAt: string | undefined;
 	const seen: Array<[string, string]> = [];
-	await apiScanItems.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
-		timeOf(node, lead.updated_at, 'updated_at');
-		updatedAt ??= lead.updated_at as string;
-		seen.push([statusKey(leadId(lead)), String(lead.status)]);
-		return seen.length >= MAX_REMEMBERED_STATUSES ? 'stop' : 'continue';
-	});
+	await apiScanItems.call(
+		this,
+		LEADS_PATH,
+		newestFirst('updated_at'),
+		(lead) => {
+			timeOf(node, lead.updated_at, 'updated_at');
+			updatedAt ??= lead.updated_at as string;
+			seen.push([statusKey(leadId(lead)), String(lead.status)]);
+			return seen.length >= MAX_REMEMBERED_STATUSES ? 'stop' : 'continue';
+		},
+		{ deadline },
+	);
 	return {
 		created: created ?? START,
 		updatedAt: updatedAt ?? START.at,
@@ -70,18 +79,25 @@ async function createdAfter(
 	this: IPollFunctions,
 	position: Position,
 	until: number,
+	deadline?: number,
 ): Promise<{ events: LeadEvent[]; next: Position }> {
 	const node = this.getNode();
 	const boundary = Date.parse(position.at);
 	const newestFirstEvents: LeadEvent[] = [];
-	await apiScanItems.call(this, LEADS_PATH, newestFirst('created_at'), (lead) => {
-		const time = timeOf(node, lead.created_at, 'created_at');
-		if (time < boundary) return 'stop';
-		if (time <= until && isNew(position, time, leadId(lead))) {
-			newestFirstEvents.push(synthesizedEvent(node, lead, 'lead.created'));
-		}
-		return 'continue';
-	});
+	await apiScanItems.call(
+		this,
+		LEADS_PATH,
+		newestFirst('created_at'),
+		(lead) => {
+			const time = timeOf(node, lead.created_at, 'created_at');
+			if (time < boundary) return 'stop';
+			if (time <= until && isNew(position, time, leadId(lead))) {
+				newestFirstEvents.push(synthesizedEvent(node, lead, 'lead.created'));
+			}
+			return 'continue';
+		},
+		{ deadline },
+	);
 	const events = newestFirstEvents.reverse();
 	let next = position;
 	for (const event of events)
@@ -104,30 +120,37 @@ async function createdAfter(
 async function statusChangesSince(
 	this: IPollFunctions,
 	cursor: LeadsCursor,
+	deadline?: number,
 ): Promise<{ events: LeadEvent[]; updatedAt: string; statuses: StatusMemory }> {
 	const node = this.getNode();
 	const since = Date.parse(cursor.updatedAt);
 	const events: LeadEvent[] = [];
 	const seen: Array<[string, string]> = [];
 	let updatedAt = cursor.updatedAt;
-	await apiScanItems.call(this, LEADS_PATH, newestFirst('updated_at'), (lead) => {
-		const time = timeOf(node, lead.updated_at, 'updated_at');
-		if (time < since) return 'stop';
-		if (seen.length === 0) updatedAt = lead.updated_at as string;
-		const key = statusKey(leadId(lead));
-		const status = String(lead.status);
-		const createdSince = isNew(
-			cursor.created,
-			timeOf(node, lead.created_at, 'created_at'),
-			leadId(lead),
-		);
-		const previous = cursor.statuses[key] ?? (createdSince ? INITIAL_STATUS : undefined);
-		if (previous !== undefined && previous !== status) {
-			events.push(synthesizedEvent(node, lead, 'lead.status_updated', previous));
-		}
-		if (seen.length < MAX_REMEMBERED_STATUSES) seen.push([key, status]);
-		return 'continue';
-	});
+	await apiScanItems.call(
+		this,
+		LEADS_PATH,
+		newestFirst('updated_at'),
+		(lead) => {
+			const time = timeOf(node, lead.updated_at, 'updated_at');
+			if (time < since) return 'stop';
+			if (seen.length === 0) updatedAt = lead.updated_at as string;
+			const key = statusKey(leadId(lead));
+			const status = String(lead.status);
+			const createdSince = isNew(
+				cursor.created,
+				timeOf(node, lead.created_at, 'created_at'),
+				leadId(lead),
+			);
+			const previous = cursor.statuses[key] ?? (createdSince ? INITIAL_STATUS : undefined);
+			if (previous !== undefined && previous !== status) {
+				events.push(synthesizedEvent(node, lead, 'lead.status_updated', previous));
+			}
+			if (seen.length < MAX_REMEMBERED_STATUSES) seen.push([key, status]);
+			return 'continue';
+		},
+		{ deadline },
+	);
 	events.reverse();
 	return { events, updatedAt, statuses: remember(cursor.statuses, seen) };
 }
@@ -142,9 +165,15 @@ async function statusChangesSince(
 export async function leadEventsSince(
 	this: IPollFunctions,
 	cursor: LeadsCursor,
+	deadline?: number,
 ): Promise<{ events: LeadEvent[]; next: LeadsCursor }> {
-	const changes = await statusChangesSince.call(this, cursor);
-	const created = await createdAfter.call(this, cursor.created, Date.parse(changes.updatedAt));
+	const changes = await statusChangesSince.call(this, cursor, deadline);
+	const created = await createdAfter.call(
+		this,
+		cursor.created,
+		Date.parse(changes.updatedAt),
+		deadline,
+	);
 	const unseen = created.events
 		.map((event) => statusKey(leadId(event.data.lead as IDataObject)))
 		.filter((key) => changes.statuses[key] === undefined)

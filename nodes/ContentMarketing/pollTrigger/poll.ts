@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/items';
+import { asNodeError } from '../helpers/itemErrors';
 import { currentEventsPosition, eventsAfter, latestEvent } from './eventsSource';
 import type { LeadEvent } from './leadEvent';
 import { toItem } from './leadEvent';
@@ -22,25 +22,26 @@ function isMissingEndpoint(error: unknown): boolean {
 }
 
 /** First poll of an activation: only where "now" is, in whichever source the service has. */
-async function initialState(this: IPollFunctions): Promise<PollState> {
+async function initialState(this: IPollFunctions, deadline: number): Promise<PollState> {
 	try {
-		return { source: 'events', events: await currentEventsPosition.call(this) };
+		return { source: 'events', events: await currentEventsPosition.call(this, deadline) };
 	} catch (error) {
 		if (!isMissingEndpoint(error)) throw asNodeError(this.getNode(), error);
 	}
-	return { source: 'leads', ...(await currentLeadsCursor.call(this)) };
+	return { source: 'leads', ...(await currentLeadsCursor.call(this, deadline)) };
 }
 
 async function newEvents(
 	this: IPollFunctions,
 	state: PollState,
 	types: string[],
+	deadline: number,
 ): Promise<{ events: LeadEvent[]; next: PollState }> {
 	if (state.source === 'events') {
-		const { events, next } = await eventsAfter.call(this, state.events, types);
+		const { events, next } = await eventsAfter.call(this, state.events, types, deadline);
 		return { events, next: { source: 'events', events: next } };
 	}
-	const { events, next } = await leadEventsSince.call(this, state);
+	const { events, next } = await leadEventsSince.call(this, state, deadline);
 	return { events, next: { source: 'leads', ...next } };
 }
 
@@ -75,7 +76,8 @@ async function testEvent(
 }
 
 /**
- * One scheduled (or activation) poll. Every request is made before anything is written: a poll that fails
+ * One scheduled (or activation) poll; `deadline` is its budget's end (budget.ts), handed to every request.
+ * Every request is made before anything is written: a poll that fails
  * part-way (the transport has already retried 429s, 5xx and dropped connections, within the poll's
  * budget) throws, emits nothing and leaves the saved state as it was, so the next poll reads the same
  * events again (docs/api-contract.md §14, "Polling").
@@ -83,6 +85,7 @@ async function testEvent(
 async function scheduledPoll(
 	this: IPollFunctions,
 	types: string[],
+	deadline: number,
 ): Promise<INodeExecutionData[][] | null> {
 	const node = this.getNode();
 	const data: IDataObject = this.getWorkflowStaticData('node');
@@ -92,14 +95,14 @@ async function scheduledPoll(
 		state = readAnchor(global, node);
 		if (state === undefined) {
 			// The first poll: only where "now" is, kept twice (anchor.ts says why).
-			const initial = await initialState.call(this);
+			const initial = await initialState.call(this, deadline);
 			writeState(data, initial);
 			writeAnchor(global, node, initial);
 			return null;
 		}
 	}
 
-	const { events, next } = await newEvents.call(this, state, types);
+	const { events, next } = await newEvents.call(this, state, types, deadline);
 	const filters = leadFilters.call(this);
 	const simplify = simplifyOutput.call(this);
 	const items = events
@@ -116,6 +119,7 @@ export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecuti
 	return await unlessOverlapping(
 		this,
 		null,
-		async () => await withinBudget(this, async () => await scheduledPoll.call(this, types)),
+		async () =>
+			await withinBudget(this, async (deadline) => await scheduledPoll.call(this, types, deadline)),
 	);
 }

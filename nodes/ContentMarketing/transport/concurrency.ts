@@ -151,7 +151,7 @@ export class AdaptiveLimit {
 	}
 
 	/**
-	 * Every sender waits `ms` (a 429's Retry-After), waited by `sleep` (retryWait.ts hands the transport's
+	 * Every sender waits `ms` (a 429's Retry-After), waited by `sleep` (request.ts `waitBeforeRetry` hands the transport's
 	 * one wait); a later end extends the pause, an earlier one is inside it.
 	 */
 	pauseFor(ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
@@ -226,4 +226,52 @@ export class Semaphore {
 		this.used--;
 		this.waiters.shift()?.();
 	}
+}
+
+/** The outcome of one task of `runWithinLimit`; `undefined` for a task that was never started. */
+export type TaskOutcome<T> = { value: T } | { error: unknown } | undefined;
+
+/**
+ * Runs `task(0)` … `task(count - 1)`, started in order, as many at once as `limit` allows. With
+ * `stopOnError`, no task starts after one failed; tasks already running finish. When `signal` aborts
+ * while a task waits for a slot, no task starts after it; `cancelled` then holds the abort's reason, once
+ * the started tasks have ended.
+ */
+export async function runWithinLimit<T>(
+	limit: AdaptiveLimit,
+	signal: AbortSignal | undefined,
+	count: number,
+	task: (index: number) => Promise<T>,
+	stopOnError: boolean,
+): Promise<{ outcomes: Array<TaskOutcome<T>>; cancelled?: { reason: unknown } }> {
+	const outcomes: Array<TaskOutcome<T>> = new Array<TaskOutcome<T>>(count).fill(undefined);
+	const running = new Set<Promise<void>>();
+	let failed = false;
+	let cancelled: { reason: unknown } | undefined;
+	for (let index = 0; index < count && !failed; index++) {
+		try {
+			await limit.acquire(signal);
+		} catch (reason) {
+			cancelled = { reason };
+			break;
+		}
+		if (failed) {
+			limit.release();
+			break;
+		}
+		const run = (async () => {
+			try {
+				outcomes[index] = { value: await task(index) };
+			} catch (error) {
+				outcomes[index] = { error };
+				if (stopOnError) failed = true;
+			} finally {
+				limit.release();
+			}
+		})();
+		running.add(run);
+		void run.finally(() => running.delete(run));
+	}
+	await Promise.all(running);
+	return { outcomes, cancelled };
 }

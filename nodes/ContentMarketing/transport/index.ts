@@ -1,15 +1,14 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { isObject } from '../helpers/values';
-import { readPage } from './paging';
-import { send } from './send';
-import type { ApiContext } from './session';
-import { sessionOf } from './session';
-import type { ApiRequestOptions, CoreRequest, MultipartSource } from './types';
+import type { ApiContext, ApiRequestOptions, CoreRequest } from './request';
+import { send } from './request';
 
-export type { ApiContext } from './session';
-export { CREDENTIAL_TYPE, normaliseBaseUrl } from './session';
-export type { ApiRequestOptions, MultipartSource } from './types';
+// What operations, triggers and editor methods call: one request, and the lists read page by page.
+// The request's path through the package starts in request.ts.
+
+export type { ApiContext, ApiRequestOptions } from './request';
+export { CREDENTIAL_TYPE, normaliseBaseUrl } from './request';
 
 /** Page size used for Return All (docs/api-contract.md §4 maximum). */
 export const MAX_PAGE_SIZE = 100;
@@ -52,28 +51,35 @@ export async function apiRequest<T>(
 	return await send.call<ApiContext, [CoreRequest], Promise<T>>(this, { ...options, method, path });
 }
 
-/** A multipart request (docs/api-contract.md §6 uploads) through the same core; never replayed after a 5xx or a broken connection (docs/api-contract.md §8). */
-export async function apiMultipartRequest(
-	this: ApiContext,
-	method: 'POST' | 'PUT',
-	path: string,
-	multipart: MultipartSource,
-	itemIndex: number,
-): Promise<IDataObject> {
-	// An upload holds its file's bytes while they are sent: at most MAX_PARALLEL_UPLOADS at once.
-	const { uploads } = sessionOf(this);
-	await uploads.acquire();
+export interface Page<T> {
+	items: T[];
+	/** Cursor for the next page; undefined on the last page. */
+	next?: string;
+}
+
+/** A `next` that is a whole URL carries the cursor as a query parameter. */
+function cursorOf(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'string' || value === '') return undefined;
+	if (!/^https?:\/\//i.test(value)) return value;
 	try {
-		const answer = await send.call<ApiContext, [CoreRequest], Promise<unknown>>(this, {
-			method,
-			path,
-			multipart,
-			itemIndex,
-		});
-		return isObject(answer) ? answer : {};
-	} finally {
-		uploads.release();
+		return new URL(value).searchParams.get('cursor') ?? undefined;
+	} catch {
+		return undefined;
 	}
+}
+
+/**
+ * One page of a list answer: the docs/api-contract.md §4 envelope `{ data, has_more, next_cursor }`, and the tolerated forms
+ * (a bare array as one complete page, `items`/`results` for `data`, `next`/`cursor` for `next_cursor`).
+ */
+export function readPage<T>(body: unknown): Page<T> {
+	if (Array.isArray(body)) return { items: body as T[] };
+	if (!isObject(body)) return { items: [] };
+	const list = [body.data, body.items, body.results].find(Array.isArray) as T[] | undefined;
+	const next = cursorOf(body.next_cursor ?? body.next ?? body.cursor);
+	if (body.has_more === false) return { items: list ?? [], next: undefined };
+	return { items: list ?? [], next };
 }
 
 /** What a visitor of `apiScanItems` wants after one item. */
@@ -89,7 +95,7 @@ export async function apiScanItems(
 	path: string,
 	qs: IDataObject,
 	visit: (item: IDataObject) => ScanNext,
-	options: { itemIndex?: number; pageSize?: () => number } = {},
+	options: { itemIndex?: number; pageSize?: () => number; deadline?: number } = {},
 ): Promise<void> {
 	const seenCursors = new Set<string>();
 	let cursor: string | undefined;
@@ -99,6 +105,7 @@ export async function apiScanItems(
 		const body: unknown = await apiRequest.call(this, 'GET', path, {
 			qs: { ...qs, limit: size, ...(cursor !== undefined ? { cursor } : {}) },
 			itemIndex: options.itemIndex,
+			deadline: options.deadline,
 		});
 		const page = readPage<IDataObject>(body);
 		for (const item of page.items) if (visit(item) === 'stop') return;

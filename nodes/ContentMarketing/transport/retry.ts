@@ -1,4 +1,8 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
+
+// The retry policy (docs/api-contract.md §9, §11): which requests may be sent again, after which failures,
+// and how long to wait first. `send` (request.ts) applies it.
 
 /** docs/api-contract.md §11: without Retry-After, wait 1 s, 2 s, 4 s ... at most 30 s, for at most 6 retries. */
 export const MAX_RETRIES = 6;
@@ -103,7 +107,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 	return errorSignals(error).codes.find((code) => /^E[A-Z_]{3,}$/.test(code));
 }
 
-/** A retry the core makes: after `ms`, waited by waitBeforeRetry (retryWait.ts). */
+/** A retry `send` makes: after `ms`, waited by its `waitBeforeRetry`. */
 export interface RetryWait {
 	ms: number;
 	/** A 429: the limit is per API key, so every sender of the execution pauses (docs/api-contract.md §9). */
@@ -142,4 +146,25 @@ export function retryAfterAnswer(
 	if (statusCode >= 500 && replayable)
 		return { ms: backoffDelay(attempt), everySender: false, mayHaveBeenProcessed: true };
 	return undefined;
+}
+
+/**
+ * Waits `ms`, or rejects as soon as `signal` aborts (the user stopped the execution while a retry waits),
+ * with the error n8n's own cancellation uses. Not n8n-workflow's `sleepWithAbort`: n8n 2.41's n8n-workflow,
+ * which the nodes load from the user's n8n, does not export it; `sleep` is in every supported n8n (checked by
+ * `npm run lint`).
+ */
+export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal === undefined) return await sleep(ms);
+	if (signal.aborted) throw new ManualExecutionCancelledError('');
+	let onAbort = () => {};
+	const cancelled = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new ManualExecutionCancelledError(''));
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		await Promise.race([sleep(ms), cancelled]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiMultipartRequest } from './index';
+import { isObject } from '../helpers/values';
+import type { CoreRequest } from './request';
+import { send, sessionOf } from './request';
 
 /** The Node.js Readable that `getBinaryStream` returns (typed without importing node:stream). */
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
@@ -102,8 +104,10 @@ export async function buildMultipartBody(
 }
 
 /**
- * A multipart request (docs/api-contract.md §6 uploads) through the transport's one request core; the
- * body is framed anew for each attempt, because a stream can be sent only once.
+ * A multipart request (docs/api-contract.md §6 uploads) through the one request path; the body is framed
+ * anew for each attempt, because a stream can be sent only once, and it is never replayed after a 5xx or a
+ * broken connection (docs/api-contract.md §8). An upload holds its file's bytes while they are sent: at
+ * most MAX_PARALLEL_UPLOADS (concurrency.ts) at once.
  */
 export async function apiUpload(
 	this: IExecuteFunctions,
@@ -113,17 +117,23 @@ export async function apiUpload(
 	file: MultipartFile | undefined,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await apiMultipartRequest.call(
-		this,
-		method,
-		path,
-		{
-			build: async () => await buildMultipartBody(fields, file),
-			connectionHint:
-				file === undefined
-					? undefined
-					: `The connection may also have been closed by the service while the file "${file.fileName}" was being uploaded, e.g. because it is over the plan's size limit. The upload was not retried.`,
-		},
-		itemIndex,
-	);
+	const { uploads } = sessionOf(this);
+	await uploads.acquire();
+	try {
+		const answer = await send.call<IExecuteFunctions, [CoreRequest], Promise<unknown>>(this, {
+			method,
+			path,
+			itemIndex,
+			multipart: {
+				build: async () => await buildMultipartBody(fields, file),
+				connectionHint:
+					file === undefined
+						? undefined
+						: `The connection may also have been closed by the service while the file "${file.fileName}" was being uploaded, e.g. because it is over the plan's size limit. The upload was not retried.`,
+			},
+		});
+		return isObject(answer) ? answer : {};
+	} finally {
+		uploads.release();
+	}
 }

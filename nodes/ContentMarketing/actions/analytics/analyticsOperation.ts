@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readSimplify, simplifyField } from '../helpers/descriptions';
-import { forEachItem } from '../../helpers/items';
+import { readSimplify, simplifyField } from '../common.descriptions';
+import { forEachItem } from '../itemLoop';
 import { apiRequest } from '../../transport';
 import type { OperationCode } from '../types';
 import { readAnalyticsQuery } from './filters';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readFilterCollection } from '../../helpers/collections';
 import { assertEnum } from '../../helpers/validation';
-import { collectionLabels } from '../helpers/descriptions';
+import { collectionLabels } from '../common.descriptions';
 import { resourceLocator } from '../contentResource/fields';
 import { readResourceId } from '../contentResource/resourceBody';
 import { periodQuery } from './period';

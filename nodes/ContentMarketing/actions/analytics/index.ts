@@ -69,10 +69,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getOverview',
 	},
-	...getOverview.description,
-	...getResourceRanking.description,
-	...getResourceAnalytics.description,
-	...getChannels.description,
-	...getLeadTrend.description,
-	...getFunnel.description,
+	// Each operation's fields, in the order of `operations`.
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { labelledOptions } from '../helpers/descriptions';
+import { labelledOptions } from '../common.descriptions';
 import type { ResourceType } from '../../helpers/vocabulary';
 import { FILE_TYPES } from '../../helpers/vocabulary';
 

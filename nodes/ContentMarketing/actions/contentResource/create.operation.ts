@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../itemLoop';
 import { assertEnum } from '../../helpers/validation';
 import { FILE_TYPES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../itemLoop';
 import { apiRequest } from '../../transport';
 import { resourceLocator } from './fields';
 import { readResourceId } from './resourceBody';

@@ -12,9 +12,9 @@ import {
 	readSortOptions,
 	returnAllOrLimit,
 	sortOptions,
-} from '../helpers/descriptions';
+} from '../common.descriptions';
 import { readFilterCollection } from '../../helpers/collections';
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../itemLoop';
 import {
 	assertEnum,
 	assertMaxLength,

@@ -76,11 +76,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...deleteResource.description,
-	...publish.description,
-	...archive.description,
+	// Each operation's fields, in the order of `operations`.
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

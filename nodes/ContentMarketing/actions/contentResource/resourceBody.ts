@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidField } from '../../helpers/itemErrors';
-import { getLocatorId } from '../helpers/locator';
+import { getLocatorId } from '../locator';
 import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation';
 import { isBlank, readBoolean, readList, readOptionalText, readText } from '../../helpers/values';
 import type { ResourceType } from '../../helpers/vocabulary';

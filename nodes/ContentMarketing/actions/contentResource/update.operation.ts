@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalidField } from '../../helpers/itemErrors';
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../itemLoop';
 import { readBoolean } from '../../helpers/values';
 import { FILE_TYPES, RESOURCE_TYPES } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readCustomFields } from '../helpers/customFields';
-import { forEachItem } from '../../helpers/items';
+import { readCustomFields } from './customFields';
+import { forEachItem } from '../itemLoop';
 import { assertEmail, assertEnum, assertMaxLength } from '../../helpers/validation';
 import { readCollection, readOptionalText } from '../../helpers/values';
 import { SOURCE_CHANNELS } from '../../helpers/vocabulary';

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readCustomFields } from '../helpers/customFields';
-import { collectionLabels } from '../helpers/descriptions';
-import type { NodeError } from '../../helpers/items';
-import { asNodeError, forEachItem } from '../../helpers/items';
+import { readCustomFields } from './customFields';
+import { collectionLabels } from '../common.descriptions';
+import type { NodeError } from '../../helpers/itemErrors';
+import { asNodeError, withItem } from '../../helpers/itemErrors';
+import { forEachItem } from '../itemLoop';
 import { addHint } from './hints';
-import { withItem } from '../../helpers/itemErrors';
 import {
 	assertCollectionFilled,
 	assertEmail,
@@ -20,7 +20,7 @@ import {
 	assertMaxLength,
 } from '../../helpers/validation';
 import { isObject, readOptionalText } from '../../helpers/values';
-import { LEAD_STATUSES, SOURCE_CHANNELS } from '../../helpers/vocabulary';
+import { LEAD_STATUSES, SOURCE_CHANNELS, UNASSIGN } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import {
 	assignedToOption,
@@ -29,7 +29,6 @@ import {
 	notesOption,
 	sourceChannelOptions,
 	statusOptions,
-	UNASSIGN,
 } from './fields';
 import type { WantedEmail } from './emailDirectory';
 import { EmailDirectory } from './emailDirectory';

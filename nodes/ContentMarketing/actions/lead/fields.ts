@@ -1,12 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CUSTOM_FIELDS_JSON_LABEL, CUSTOM_FIELDS_UI_LABEL } from '../helpers/customFields';
-import { labelledOptions } from '../helpers/descriptions';
+import { CUSTOM_FIELDS_JSON_LABEL, CUSTOM_FIELDS_UI_LABEL } from './customFields';
+import { labelledOptions } from '../common.descriptions';
 import { idExample, idPattern } from '../../helpers/validation';
 import type { LeadStatus, SourceChannel } from '../../helpers/vocabulary';
-
-/** The value of the "Assigned To" option that removes the assignment. */
-export const UNASSIGN = '__unassign__';
 
 const STATUS_LABELS: Record<LeadStatus, string> = {
 	new: 'New',

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readSimplify, simplifyField } from '../helpers/descriptions';
-import { forEachItem } from '../../helpers/items';
-import { simplifyLead } from '../helpers/simplifyLead';
+import { readSimplify, simplifyField } from '../common.descriptions';
+import { forEachItem } from '../itemLoop';
+import { simplifyLead } from './simplifyLead';
 import { apiRequest } from '../../transport';
 import { leadLocatorWithEmail } from './fields';
 import { resolveLeadId, withLeadLookups } from './leadLocatorByEmail';

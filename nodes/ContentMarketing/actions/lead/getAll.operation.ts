@@ -14,9 +14,9 @@ import {
 	returnAllOrLimit,
 	simplifyField,
 	sortOptions,
-} from '../helpers/descriptions';
-import { forEachItem } from '../../helpers/items';
-import { simplifyLead } from '../helpers/simplifyLead';
+} from '../common.descriptions';
+import { forEachItem } from '../itemLoop';
+import { simplifyLead } from './simplifyLead';
 import { readFilterCollection } from '../../helpers/collections';
 import {
 	assertEmail,

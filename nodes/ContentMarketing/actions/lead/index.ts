@@ -78,11 +78,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...create.description,
-	...createOrUpdate.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...syncToCrm.description,
-	...syncManyToCrm.description,
+	// Each operation's fields, in the order of `operations`.
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

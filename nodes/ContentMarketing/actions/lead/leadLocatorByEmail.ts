@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { withItem } from '../../helpers/itemErrors';
 import { assertEmail } from '../../helpers/validation';
 import { isObject } from '../../helpers/values';
-import { getLocatorId } from '../helpers/locator';
+import { getLocatorId } from '../locator';
 import type { WantedEmail } from './emailDirectory';
 import { EmailDirectory } from './emailDirectory';
 import { emailKey } from './leadsByEmail';

@@ -7,10 +7,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { NodeError } from '../../helpers/items';
-import { asNodeError, errorItem, runInParallel } from '../../helpers/items';
-import { describeItems, withItem, withItems, withoutItems } from '../../helpers/itemErrors';
-import { getLocatorId } from '../helpers/locator';
+import type { NodeError } from '../../helpers/itemErrors';
+import {
+	asNodeError,
+	describeItems,
+	withItem,
+	withItems,
+	withoutItems,
+} from '../../helpers/itemErrors';
+import { errorItem, runInParallel } from '../itemLoop';
+import { getLocatorId } from '../locator';
 import { isObject, trimmedText } from '../../helpers/values';
 import { apiRequest } from '../../transport';
 import { serviceApiError } from '../../transport/errors';

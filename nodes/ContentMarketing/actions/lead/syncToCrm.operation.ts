@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../itemLoop';
 import { apiRequest } from '../../transport';
 import { leadLocatorWithEmail } from './fields';
 import { resolveLeadId, withLeadLookups } from './leadLocatorByEmail';

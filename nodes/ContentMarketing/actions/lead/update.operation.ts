@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readCustomFields } from '../helpers/customFields';
-import { forEachItem } from '../../helpers/items';
+import { readCustomFields } from './customFields';
+import { forEachItem } from '../itemLoop';
 import { invalidField } from '../../helpers/itemErrors';
 import { assertEnum, assertId, assertMaxLength } from '../../helpers/validation';
 import { readOptionalText } from '../../helpers/values';
-import { LEAD_STATUSES } from '../../helpers/vocabulary';
+import { LEAD_STATUSES, UNASSIGN } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
 import {
 	assignedToOption,
@@ -19,7 +19,6 @@ import {
 	leadLocatorWithEmail,
 	notesOption,
 	statusOptions,
-	UNASSIGN,
 } from './fields';
 import { resolveLeadId, withLeadLookups } from './leadLocatorByEmail';
 import { byId, type OperationExample } from '../types';

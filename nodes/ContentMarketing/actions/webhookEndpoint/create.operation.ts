@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../itemLoop';
 import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
 import { readBoolean, readOptionalText } from '../../helpers/values';
 import { apiRequest } from '../../transport';

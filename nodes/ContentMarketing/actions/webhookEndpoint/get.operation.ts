@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../helpers/locator';
+import { forEachItem } from '../itemLoop';
+import { getLocatorId } from '../locator';
 import { apiRequest } from '../../transport';
 import { webhookLocator } from './fields';
 import { byId, type OperationExample } from '../types';

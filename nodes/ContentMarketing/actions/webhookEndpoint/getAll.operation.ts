@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionLabels, readLimit, returnAllOrLimit } from '../helpers/descriptions';
-import { forEachItem } from '../../helpers/items';
+import { collectionLabels, readLimit, returnAllOrLimit } from '../common.descriptions';
+import { forEachItem } from '../itemLoop';
 import { readFilterCollection } from '../../helpers/collections';
 import { assertEnum, assertUrl } from '../../helpers/validation';
 import { readBoolean } from '../../helpers/values';

@@ -64,10 +64,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...deleteEndpoint.description,
-	...sendTest.description,
+	// Each operation's fields, in the order of `operations`.
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

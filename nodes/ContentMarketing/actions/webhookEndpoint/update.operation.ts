@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
-import { getLocatorId } from '../helpers/locator';
+import { forEachItem } from '../itemLoop';
+import { getLocatorId } from '../locator';
 import { invalidField } from '../../helpers/itemErrors';
 import { assertMaxLength, assertWebhookUrl } from '../../helpers/validation';
 import { readBoolean, readOptionalText } from '../../helpers/values';

@@ -1,23 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PARALLEL, MAX_PARALLEL_LIMIT } from '../transport/concurrency';
-import { describeItems, withItem } from './itemErrors';
-import { readInteger } from './values';
-import { sessionOf } from '../transport/session';
+import type { NodeError } from '../helpers/itemErrors';
+import { asNodeError, describeItems } from '../helpers/itemErrors';
+import type { TaskOutcome } from '../transport/concurrency';
+import { runWithinLimit } from '../transport/concurrency';
+import { sessionOf } from '../transport/request';
+import { readMaxParallel } from './maxParallel';
 
-export type NodeError = NodeApiError | NodeOperationError;
-
-/** The error as a NodeApiError/NodeOperationError; with an item index, one that names the item. */
-export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (itemIndex !== undefined && error.context.itemIndex === undefined)
-			error.context.itemIndex = itemIndex;
-		return error;
-	}
-	const message = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(node, withItem(message, itemIndex), { itemIndex });
-}
+// The one item loop every operation goes through: input order, `pairedItem` and Continue On Fail in one
+// place, several items' requests in flight at once.
 
 /** The output item that stands for a failed input item under "Continue On Fail". */
 export function errorItem(
@@ -47,28 +38,10 @@ export function pushItems(
 }
 
 /**
- * Options › Max Parallel Requests, read once (it cannot differ per item): the cap of the adaptive limit.
- * Operations without the option run with the default.
- */
-export function readMaxParallel(this: IExecuteFunctions): number {
-	const value = this.getNodeParameter(
-		'options.maxParallelRequests',
-		0,
-		DEFAULT_MAX_PARALLEL,
-	) as unknown;
-	return readInteger.call(this, value, 'Max Parallel Requests', 0, {
-		min: 1,
-		max: MAX_PARALLEL_LIMIT,
-	});
-}
-
-/** The outcome of one task of `runInParallel`; `undefined` for a task that was never started. */
-export type TaskOutcome<T> = { value: T } | { error: unknown } | undefined;
-
-/**
- * Runs `task(0)` … `task(count - 1)`, started in order, as many at once as the execution's adaptive limit
- * allows (docs/api-contract.md §9; docs/performance.md). With `stopOnError`, no task
- * starts after one failed; tasks already running finish. Cancelling the execution stops new starts at once.
+ * Runs `task(0)` … `task(count - 1)`, started in order, as many at once as the execution's limit of
+ * requests in flight allows (capped by Options › Max Parallel Requests; docs/performance.md). With
+ * `stopOnError`, no task starts after one failed; tasks already running finish. Cancelling the execution
+ * stops new starts at once.
  */
 export async function runInParallel<T>(
 	this: IExecuteFunctions,
@@ -78,35 +51,15 @@ export async function runInParallel<T>(
 ): Promise<Array<TaskOutcome<T>>> {
 	const { limit, signal } = sessionOf(this);
 	limit.setCap(options.maxParallel ?? readMaxParallel.call(this));
-	const outcomes: Array<TaskOutcome<T>> = new Array<TaskOutcome<T>>(count).fill(undefined);
-	const running = new Set<Promise<void>>();
-	let failed = false;
-	for (let index = 0; index < count && !failed; index++) {
-		try {
-			await limit.acquire(signal);
-		} catch (error) {
-			// Cancelled while waiting for a slot: let the started tasks end, then report.
-			await Promise.all(running);
-			throw asNodeError(this.getNode(), error);
-		}
-		if (failed) {
-			limit.release();
-			break;
-		}
-		const run = (async () => {
-			try {
-				outcomes[index] = { value: await task(index) };
-			} catch (error) {
-				outcomes[index] = { error };
-				if (options.stopOnError) failed = true;
-			} finally {
-				limit.release();
-			}
-		})();
-		running.add(run);
-		void run.finally(() => running.delete(run));
-	}
-	await Promise.all(running);
+	const { outcomes, cancelled } = await runWithinLimit(
+		limit,
+		signal,
+		count,
+		task,
+		options.stopOnError,
+	);
+	// Cancelled while waiting for a slot: the started tasks have ended.
+	if (cancelled !== undefined) throw asNodeError(this.getNode(), cancelled.reason);
 	return outcomes;
 }
 

@@ -5,10 +5,10 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readFilterCollection } from '../../helpers/collections';
-import { assertEnum } from '../../helpers/validation';
-import { readBoolean, readInteger } from '../../helpers/values';
-import { SORT_ORDERS } from '../../helpers/vocabulary';
+import { readFilterCollection } from '../helpers/collections';
+import { assertEnum } from '../helpers/validation';
+import { readBoolean, readInteger } from '../helpers/values';
+import { SORT_ORDERS } from '../helpers/vocabulary';
 
 /**
  * What errors call the fields of the collection `collection` (helpers/itemErrors.ts): each field's

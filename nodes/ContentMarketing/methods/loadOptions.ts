@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { UNASSIGN } from './lead/fields';
+import { UNASSIGN } from '../helpers/vocabulary';
 import { apiRequestAllItems } from '../transport';
 
 /** Used when the event-type list cannot be read: the spec's two event types. */

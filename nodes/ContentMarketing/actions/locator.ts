@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { describeValue, invalidField } from '../../helpers/itemErrors';
-import type { IdPrefix } from '../../helpers/validation';
-import { assertId } from '../../helpers/validation';
-import { isObject } from '../../helpers/values';
+import { describeValue, invalidField } from '../helpers/itemErrors';
+import type { IdPrefix } from '../helpers/validation';
+import { assertId } from '../helpers/validation';
+import { isObject } from '../helpers/values';
 
 /** A locator mode that extracts the ID from a URL (its `extractValue`), described for the error message. */
 export interface UrlMode {
