@@ -94,11 +94,23 @@ async function expectExecutions(stack, count, lines) {
 		mode: 'trigger',
 		settleMs: SETTLE_MS,
 	});
-	assert.equal(
-		executions.length,
-		count,
-		`exactly ${count} poll executions (got ${executions.length})`,
-	);
+	if (executions.length !== count) {
+		// each execution's events and the polls the sandbox answered: a repeat from a lost one
+		const each = await Promise.all(
+			executions.map(
+				async (e) =>
+					`${e.id} ${e.status} ${e.startedAt}: ${(await emitted(stack, e).catch((error) => [`(${error.message})`])).join(', ')}`,
+			),
+		);
+		const polls = (await stack.sandbox.client.control('GET', '/_sandbox/requests'))
+			.filter((r) => r.path === '/v1/events')
+			.map((r) => `${r.at} ${r.status} ${JSON.stringify(r.query)}`);
+		assert.equal(
+			executions.length,
+			count,
+			`exactly ${count} poll executions (got ${executions.length}):\n  ${each.join('\n  ')}\npolls of /v1/events:\n  ${polls.slice(-12).join('\n  ')}`,
+		);
+	}
 	assert.ok(
 		executions.every((e) => e.status === 'success'),
 		`all succeeded: ${JSON.stringify(executions)}`,
