@@ -37,7 +37,8 @@ const NODE_ID = 'c8e2d6f3-1e7d-4b62-8a4f-6a1d2b3c4d01';
 const POLL_INTERVAL_MS = 60_000;
 /**
  * How long n8n's own work may take on this machine now (a poll, its execution, an activation): twice the
- * last measured start of this mode's n8n (the machine's speed under its current load), at least 30 s.
+ * last measured start of this mode's n8n (the machine's speed under its current load), at least 30 s, as
+ * the load changes after the start (the releases' checks run beside this one).
  */
 const workMs = (startMs) => Math.max(30_000, 2 * startMs);
 
