@@ -639,7 +639,7 @@ try {
 			// which go to the other processor while it restarts, then to both: each needs the journal.
 			front.setTargets([webhooks[0]]);
 			// The first retries come once the processor is back: its stop (n8n's graceful shutdown) and start
-			// took 21-23 s on 2 cores, 30 s leaves about 7 s; the step's line says how much there was.
+			// took 3 to 23 s on 2 cores (n8n's graceful stop varies), 30 s leaves 7 s; the step's line says how much.
 			const firstRetryMs = 30_000;
 			let restarting;
 			let back;
