@@ -108,10 +108,8 @@ if (process.env.E2E_N8N_VERSION) {
 		script: thisFile,
 		versions,
 		prefix: 'e2e',
-		// In turn (`--side-by-side`: at once; each child has its own sandbox, user folder and ports): alone
-		// 2.8.4 takes 180 s and 2.41.3 126 s, mostly waiting on one n8n command at a time, while the poll
-		// schedulers beside them wait for minute polls that a CPU-starved n8n misses by a minute each.
-		sideBySide: process.argv.includes('--side-by-side'),
+		// each child: its own sandbox, user folder and ports
+		sideBySide: true,
 		// once, before the children: two apt-get runs at once fail on dpkg's lock (a fresh machine)
 		before: CHECKS.some((file) => named(file) === 'editor')
 			? {
