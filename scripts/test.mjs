@@ -22,7 +22,8 @@ const run = (args, node = process.execPath) =>
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
 const args = process.argv.slice(2);
-run([path.join(root, 'scripts/build.mjs')]);
+// E2E_PACKAGE_BUILT=1: the caller has just built dist/ (.ci/run, npm run check)
+if (process.env.E2E_PACKAGE_BUILT !== '1') run([path.join(root, 'scripts/build.mjs')]);
 const oldest = installNodeRelease(22);
 const started = Date.now();
 let failed = false;

@@ -117,13 +117,32 @@ function findFolders(dir, name, found = []) {
 	return found;
 }
 
+/** `run` without blocking: the three npm lines install at once (each waits mostly on the registry). */
+function runAsync(cmd, args, options) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+		child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+		child.on('error', reject);
+		child.on('close', (code, signal) =>
+			code === 0
+				? resolve({ stdout, stderr })
+				: reject(
+						new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}\n${stdout}${stderr}`),
+					),
+		);
+	});
+}
+
 /** Runs the README's block with Node `major`'s npm in a fresh home; asserts one package, no n8n-workflow. */
-function installAsWritten(script, major, home) {
+async function installAsWritten(script, major, home) {
 	const release = installNodeRelease(major);
 	fs.rmSync(home, { recursive: true, force: true });
 	fs.mkdirSync(home, { recursive: true });
 	const t0 = Date.now();
-	const res = run('bash', ['-euo', 'pipefail', '-c', script], {
+	const res = await runAsync('bash', ['-euo', 'pipefail', '-c', script], {
 		cwd: home,
 		env: userEnv(home, release.binDir),
 	});
@@ -371,18 +390,25 @@ async function main() {
 					.join(' ; '),
 			};
 		});
-		for (const major of NPM_LINES)
-			await step(`run it with Node ${major}'s npm in a fresh home`, () =>
-				installAsWritten(script, major, homes[major]),
-			);
+		// at once: separate homes (npm caches included), no time bound
+		await Promise.all(
+			NPM_LINES.map((major) =>
+				step(`run it with Node ${major}'s npm in a fresh home`, () =>
+					installAsWritten(script, major, homes[major]),
+				),
+			),
+		);
 		await step('Node 20 loads the installed nodes and credential', () =>
 			loadOnNode(20, homes[20], n8nRuntime('2.8.4', 22).dir),
 		);
-		for (const release of RELEASES) {
-			const code = await runChild(release, homes[release.nodeMajor]);
+		// side by side: each its own user folder, and no step has a time bound that CPU contention reaches
+		// (an n8n command may take 180 s; here each takes seconds)
+		const codes = await Promise.all(
+			RELEASES.map((release) => runChild(release, homes[release.nodeMajor])),
+		);
+		for (const [i, code] of codes.entries())
 			if (code !== 0)
-				throw Object.assign(new Error(`exit ${code}`), { step: `n8n ${release.version}` });
-		}
+				throw Object.assign(new Error(`exit ${code}`), { step: `n8n ${RELEASES[i].version}` });
 	} catch (error) {
 		failed = error;
 	} finally {

@@ -33,8 +33,14 @@ const RELEASE = '2.41.3';
 const WORKFLOW_ID = 'cmPollEveryMinute01';
 const TRIGGER = 'Poll Leads';
 const NODE_ID = 'c8e2d6f3-1e7d-4b62-8a4f-6a1d2b3c4d01';
-/** Longer than a poll interval plus n8n's start: a waited-for event has come out by then. */
-const EMIT_TIMEOUT_MS = 150_000;
+/** Poll Times *Every Minute*: the longest a scheduled poll is away. */
+const POLL_INTERVAL_MS = 60_000;
+/**
+ * How long n8n's own work may take on this machine now (a poll, its execution, an activation): twice the
+ * last measured start of this mode's n8n (the machine's speed under its current load), at least 30 s, as
+ * the load changes after the start (the releases' checks run beside this one).
+ */
+const workMs = (startMs) => Math.max(30_000, 2 * startMs);
 
 const DURABLE_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',
@@ -145,10 +151,13 @@ async function checkMode(mode, step) {
 				email: `e2e.poll.${mode.name}.${tag}.${Date.now()}@example.com`,
 			});
 		let n8n;
+		let startMs = 0;
 		const start = async () => {
 			n8n = await startN8n({ userFolder, env: mode.env });
-			await n8n.ready;
+			startMs = (await n8n.ready) * 1000;
 		};
+		/** A waited-for event comes out at the next scheduled poll, run and stored by n8n. */
+		const emitTimeoutMs = () => POLL_INTERVAL_MS + workMs(startMs);
 		closers.push(async () => await n8n?.stop());
 
 		await step(
@@ -201,7 +210,8 @@ async function checkMode(mode, step) {
 				const activation = await waitFor(
 					'the activation poll',
 					async () => (await requests(sandbox))[0],
-					120_000,
+					// the activation poll, or the durable scheduler's first occurrence
+					POLL_INTERVAL_MS + workMs(startMs),
 				);
 				// the first seconds after the activation: before the first scheduled poll (up to a minute later)
 				const a = await newLead('window-a');
@@ -223,7 +233,7 @@ async function checkMode(mode, step) {
 						WORKFLOW_ID,
 					])
 				)[0]?.staticData;
-				await waitFor('the window leads emitted', emittedAll, EMIT_TIMEOUT_MS);
+				await waitFor('the window leads emitted', emittedAll, emitTimeoutMs());
 				const polls = await requests(sandbox);
 				await expectEachOnce('activation window');
 				return {
@@ -251,12 +261,13 @@ async function checkMode(mode, step) {
 					'a faulted poll request',
 					async () =>
 						(await requests(sandbox)).slice(before).filter((r) => r.status !== 200).length,
-					90_000,
+					// the next scheduled poll meets the faults
+					POLL_INTERVAL_MS + workMs(startMs),
 				);
 				await sleep(5_000);
 				await sandbox.client.control('DELETE', '/_sandbox/faults');
 				const during = (await requests(sandbox)).slice(before);
-				await waitFor('the burst leads emitted', emittedAll, EMIT_TIMEOUT_MS);
+				await waitFor('the burst leads emitted', emittedAll, emitTimeoutMs());
 				await expectEachOnce('fault burst');
 				return {
 					detail: `${during.length} requests during the burst, ${during.filter((r) => r.status !== 200).length} faulted (${faulted} when the burst ended)`,
@@ -271,13 +282,13 @@ async function checkMode(mode, step) {
 				await newLead('down');
 				const before = (await requests(sandbox)).length;
 				await start();
-				await waitFor('the lead created while down emitted', emittedAll, EMIT_TIMEOUT_MS);
+				await waitFor('the lead created while down emitted', emittedAll, emitTimeoutMs());
 				// one more poll after that: it must not repeat anything
 				const after = (await requests(sandbox)).length;
 				await waitFor(
 					'one more poll',
 					async () => (await requests(sandbox)).length > after,
-					75_000,
+					POLL_INTERVAL_MS + workMs(startMs),
 				);
 				await sleep(3_000);
 				const { ids, executions } = await expectEachOnce('restart');

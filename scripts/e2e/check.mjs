@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ensureChromium } from './check-editor.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
 import { startServer } from './check-trigger.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
@@ -109,6 +110,13 @@ if (process.env.E2E_N8N_VERSION) {
 		prefix: 'e2e',
 		// each child: its own sandbox, user folder and ports
 		sideBySide: true,
+		// once, before the children: two apt-get runs at once fail on dpkg's lock (a fresh machine)
+		before: CHECKS.some((file) => named(file) === 'editor')
+			? {
+					title: "Chromium for the editor check (Debian's package, apt-get when missing)",
+					run: () => ({ detail: ensureChromium() }),
+				}
+			: undefined,
 		// the poll trigger at a minute per poll: its own n8n processes, sandboxes and ports
 		alongside:
 			versions.includes(POLL_SCHEDULERS_RELEASE) && (!ONLY || ONLY.includes('poll-schedulers'))

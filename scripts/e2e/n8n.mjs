@@ -629,10 +629,20 @@ export async function waitForExecutions(
 			(r) => r.stoppedAt || r.finished,
 		);
 		if (rows.length >= count) break;
-		if (Date.now() > deadline)
-			throw new Error(
-				`only ${rows.length} finished execution(s) of workflow ${workflowId} after ${timeoutMs / 1000} s, expected ${count}`,
+		if (Date.now() > deadline) {
+			// what n8n stored, unfinished ones and their errors included: a slow n8n from a failed run
+			const all = await listExecutions(userFolder, workflowId);
+			const described = await Promise.all(
+				all.map(async (r) => {
+					const error = (await executionData(userFolder, r.id).catch(() => undefined))?.data
+						?.resultData?.error;
+					return `${r.id} ${r.mode} ${r.status} started ${r.startedAt} stopped ${r.stoppedAt ?? '-'}${error ? ` error: ${error.message ?? JSON.stringify(error)}` : ''}`;
+				}),
 			);
+			throw new Error(
+				`only ${rows.length} finished execution(s) of workflow ${workflowId} after ${timeoutMs / 1000} s, expected ${count}; n8n stored ${all.length}:\n  ${described.join('\n  ') || '(none)'}`,
+			);
+		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	await new Promise((r) => setTimeout(r, settleMs));

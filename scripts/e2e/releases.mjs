@@ -59,7 +59,9 @@ export async function runEveryRelease({
 				}),
 			),
 		);
-		await progress.step('build the package (node scripts/build.mjs)', buildPackage);
+		// E2E_PACKAGE_BUILT=1 from the caller: dist/ is fresh already (.ci/run builds once for every step)
+		if (process.env.E2E_PACKAGE_BUILT !== '1')
+			await progress.step('build the package (node scripts/build.mjs)', buildPackage);
 		if (before) await progress.step(before.title, before.run);
 	} catch (error) {
 		console.error(`\n${prefix} FAILED in step "${error.step}":\n${error.stack ?? error}`);
