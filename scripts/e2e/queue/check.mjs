@@ -78,13 +78,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The contract's retry schedule (docs/api-contract.md §10); the restart scenario waits longer before the first retry. */
 const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
 /**
- * On n8n 2.41 every process runs with the legacy expression engine, as docs/queue-mode.md
- * advises for bursts: with the default (`vm`) engine n8n builds a V8 isolate for every call of a
- * trigger other than its Webhook node, and under the 300-delivery burst on 2 cores the webhook
- * processors answered 503 or late for minutes, and 43 of 300 events ran twice: journal entries expired
- * while attempts 2 and 3 never reached n8n, or were overwritten while n8n took seconds between loading
- * static data and calling the trigger (scripts/e2e/README.md, queue mode). Set on the
- * webhook processors only, not every execution succeeded (153 of the 300 were run by a worker).
+ * On n8n 2.41 every process runs with the legacy expression engine, as docs/queue-mode.md advises for
+ * bursts: with the default (`vm`) engine n8n builds a V8 isolate for every call of a trigger other than
+ * its Webhook node, and a burst on 2 cores outlasts the service's 5 s (docs/queue-mode.md, "n8n 2.41 and
+ * bursts").
  */
 const ENGINE_ENV = N8N_VERSION.startsWith('2.8.') ? {} : { N8N_EXPRESSION_ENGINE: 'legacy' };
 /** The fault scenario: leads a second, for how long, and when each fault strikes (seconds in). */
