@@ -173,7 +173,17 @@ export async function startPostgres(dir) {
 		/** Stops the server (fast shutdown: open connections are cut) and starts it again on the same port. */
 		async restart() {
 			await server.stop();
-			server = await launch();
+			// A postmaster killed after its grace leaves backends that hold its shared memory until they see
+			// it gone: a start meanwhile fails, so it is tried again for a while.
+			for (let tries = 1; ; tries++) {
+				try {
+					server = await launch();
+					return;
+				} catch (error) {
+					if (tries >= 20 || !/pre-existing shared memory block/.test(error.message)) throw error;
+					await new Promise((resolve) => setTimeout(resolve, 500));
+				}
+			}
 		},
 		/**
 		 * Holds the write locks of the tables n8n writes for a webhook call (executions, their data, the
