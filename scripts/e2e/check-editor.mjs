@@ -1,7 +1,7 @@
 // The editor a user sees: n8n's own UI in headless Chromium (Debian's package, driven by playwright-core),
 // on a workflow with each of our nodes. Asserts what the canvas, the node panel and the node details view
 // show: subtitles in the panel's words, the webhook trigger's notice on that trigger only, the Docs link
-// opening the trigger's README section, the duplicate e-mail notice of Lead › Create, the hint of Max Parallel
+// opening the trigger's README section, the notices of Lead › Create and Create or Update, the hint of Max Parallel
 // Requests on Get Many, the Time Zone option's labels, short action labels in the node panel (and a new
 // node named after one), the credential's Test of an expired key and of a Base URL where nothing answers
 // (n8n's own text, and the Base URL's hint that explains it), the Poll Trigger's Fetch Test Event hint
@@ -110,6 +110,11 @@ function editorWorkflow() {
 				operation: 'create',
 				email: 'ada@example.com',
 			}),
+			node('Sync Lead', 'contentMarketing', 1.1, [900, 0], {
+				resource: 'lead',
+				operation: 'createOrUpdate',
+				email: 'ada@example.com',
+			}),
 			node('Overview', 'contentMarketing', 1.1, [300, 300], {
 				resource: 'analytics',
 				operation: 'getOverview',
@@ -139,6 +144,7 @@ function editorWorkflow() {
 		connections: {
 			'Webhook Trigger': { main: [[{ node: 'Leads', type: 'main', index: 0 }]] },
 			Leads: { main: [[{ node: 'Add Lead', type: 'main', index: 0 }]] },
+			'Add Lead': { main: [[{ node: 'Sync Lead', type: 'main', index: 0 }]] },
 			'Poll Trigger': { main: [[{ node: 'Overview', type: 'main', index: 0 }]] },
 			Start: { main: [[{ node: 'Empty Filters', type: 'main', index: 0 }]] },
 		},
@@ -254,6 +260,15 @@ async function actionFields(page, n8n, shot) {
 	);
 	await shot('lead-create');
 	await closeNode(page);
+	const sync = await openNode(page, 'Sync Lead');
+	const syncText = (await sync.innerText()).replace(/\s+/g, ' ');
+	assert.match(syncText, /Updates the lead with this e-mail, or creates one when there is none/);
+	assert.match(
+		syncText,
+		/Name, Company, Job Title and Source Channel are only set on new leads: an existing lead keeps its own/,
+	);
+	await shot('lead-create-or-update');
+	await closeNode(page);
 	const getMany = await openNode(page, 'Leads');
 	const text = await getMany.innerText();
 	assert.match(text, /Max Parallel Requests/);
@@ -266,7 +281,9 @@ async function actionFields(page, n8n, shot) {
 	await closeNode(page);
 	assert.doesNotMatch(zone, /Time Zone Time Zone/, `Time Zone labels: ${zone}`);
 	assert.match(zone, /Time Zone Zone .*Custom Zone/);
-	return { detail: 'duplicate notice, Get Many hint, Time Zone labels' };
+	return {
+		detail: 'duplicate notice, Create or Update notices, Get Many hint, Time Zone labels',
+	};
 }
 
 /** The canvas nodes named after the Get Many leads action ("Get many leads", "Get many leads1", ...). */
@@ -540,7 +557,7 @@ export default {
 				() => triggersAndDocs(page, n8n, shot),
 			);
 			await step(
-				'editor: Lead › Create duplicate notice, Max Parallel hint, Time Zone labels',
+				'editor: Lead › Create and Create or Update notices, Max Parallel hint, Time Zone labels',
 				() => actionFields(page, n8n, shot),
 			);
 			await step(
