@@ -1,25 +1,14 @@
 // Lead › Create or Update and the By Email lead locator: the lead found by its exact e-mail, one lead per
 // e-mail in a run, retries under injected faults and lost answers creating nothing twice.
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ACCOUNT_A, CONTROL, type Lead } from '../support/sandbox-client';
 import { ApiProxy } from './api-proxy';
-import { CREDENTIAL, errorText, jsonOf, NodeTestBed } from './node-test-bed';
+import { CREDENTIAL, errorText, items, jsonOf, NodeTestBed, upsert } from './node-test-bed';
 import { virtualSleepEachTest } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 virtualSleepEachTest();
-
-const items = (...json: IDataObject[]): INodeExecutionData[] =>
-	json.map((entry) => ({ json: entry }));
-
-const upsert = (fields: INodeParameters = {}, options: INodeParameters = {}): INodeParameters => ({
-	resource: 'lead',
-	operation: 'createOrUpdate',
-	email: '={{ $json.email }}',
-	additionalFields: fields,
-	options,
-});
 
 async function leadsWith(email: string): Promise<Lead[]> {
 	return (await bed.allLeads()).filter((lead) => lead.email.toLowerCase() === email.toLowerCase());

@@ -1,33 +1,16 @@
 // What a lead sync costs: Create or Update and the By Email locator look e-mails up one by one or by one
 // pass over the account's leads, whichever is cheaper, and a row that changes nothing writes nothing.
 // Calls are counted from the sandbox's request log.
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeParameters,
-	INodeProperties,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { NODE_UNDER_TEST } from '../harness';
 import type { Lead, SandboxRequest } from '../support/sandbox-client';
 import { ApiProxy } from './api-proxy';
-import { CREDENTIAL, jsonOf, NodeTestBed } from './node-test-bed';
+import { CREDENTIAL, items, jsonOf, NodeTestBed, upsert } from './node-test-bed';
 import { virtualSleepEachTest } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 virtualSleepEachTest();
-
-const items = (...json: IDataObject[]): INodeExecutionData[] =>
-	json.map((entry) => ({ json: entry }));
-
-const upsert = (fields: INodeParameters = {}, options: INodeParameters = {}): INodeParameters => ({
-	resource: 'lead',
-	operation: 'createOrUpdate',
-	email: '={{ $json.email }}',
-	additionalFields: fields,
-	options,
-});
 
 /** The calls of the last run, by kind: pass pages (GET without q), look-ups (GET with q), writes. */
 function countCalls(requests: SandboxRequest[]) {

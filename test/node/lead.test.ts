@@ -1,14 +1,11 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ACCOUNT_A, CONTROL } from '../support/sandbox-client';
-import { errorText, jsonOf, NodeTestBed } from './node-test-bed';
+import { errorText, items, jsonOf, NodeTestBed } from './node-test-bed';
 
 const bed = NodeTestBed.forFile();
 
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
-const items = (...json: IDataObject[]): INodeExecutionData[] =>
-	json.map((entry) => ({ json: entry }));
-
 async function createLead(fields: IDataObject = {}): Promise<IDataObject> {
 	const { status, body } = await bed.api.post('/v1/leads', { email: 'ada@example.com', ...fields });
 	expect(status).toBe(201);

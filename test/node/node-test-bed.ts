@@ -126,3 +126,19 @@ export function errorKind(result: NodeRunResult): { name?: string; httpCode?: st
 export function jsonOf(result: NodeRunResult): IDataObject[] {
 	return result.items.map((item) => item.json);
 }
+
+/** Input items with these JSON bodies. */
+export const items = (...json: IDataObject[]): INodeExecutionData[] =>
+	json.map((entry) => ({ json: entry }));
+
+/** Lead › Create or Update keyed by each item's `email`. */
+export const upsert = (
+	fields: INodeParameters = {},
+	options: INodeParameters = {},
+): INodeParameters => ({
+	resource: 'lead',
+	operation: 'createOrUpdate',
+	email: '={{ $json.email }}',
+	additionalFields: fields,
+	options,
+});

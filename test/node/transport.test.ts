@@ -1,10 +1,10 @@
 // The transport through real workflows: errors (and that the API key never shows), retries, idempotency,
 // and the response forms tolerated by docs/api-contract.md §11. A proxy between node and sandbox shapes the traffic.
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Answer } from './api-proxy';
 import { ApiProxy } from './api-proxy';
-import { CREDENTIAL, errorText, jsonOf, NodeTestBed } from './node-test-bed';
+import { CREDENTIAL, errorText, items, jsonOf, NodeTestBed } from './node-test-bed';
 import type { VirtualSleep } from './virtual-sleep';
 import { virtualSleep } from './virtual-sleep';
 
@@ -30,9 +30,6 @@ function useCredential(data: { apiKey?: string; baseUrl?: string }): void {
 
 const viaProxy = () => useCredential({ baseUrl: proxy.url });
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const items = (...json: IDataObject[]): INodeExecutionData[] =>
-	json.map((entry) => ({ json: entry }));
-
 async function createLead(email = 'ada@example.com'): Promise<IDataObject> {
 	const { body } = await bed.api.post('/v1/leads', { email });
 	return body;
