@@ -356,11 +356,15 @@ export class TriggerHarness {
 	 * Runs a stored execution of items this trigger emitted, as n8n runs one after storing it: the
 	 * trigger's node first, with the items as its input; static data saved after, if the run changed it.
 	 * `recovered`: as n8n 2.41 re-runs at start one a kill left `new`, from the stored workflow snapshot,
-	 * which has no static data. Resolves to the trigger's output.
+	 * which has no static data. `mode`: `webhook` (a production run, default) or `manual` (the run a test
+	 * webhook starts). Resolves to the trigger's output.
 	 */
 	async runExecution(
 		items: INodeExecutionData[],
-		{ recovered = false }: { recovered?: boolean } = {},
+		{
+			recovered = false,
+			mode = 'webhook',
+		}: { recovered?: boolean; mode?: WorkflowExecuteMode } = {},
 	): Promise<INodeExecutionData[]> {
 		const workflow = recovered
 			? createWorkflow(
@@ -370,7 +374,7 @@ export class TriggerHarness {
 			: this.workflow();
 		const node = workflow.nodes[this.name];
 		const executionId = this.context.nextExecutionId(DEFAULT_WORKFLOW_ID);
-		const hooks = new ExecutionLifecycleHooks('webhook', executionId, workflowBase(workflow));
+		const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowBase(workflow));
 		const finished = deferred<IRun>();
 		hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 		const additionalData = createAdditionalData({
@@ -382,7 +386,7 @@ export class TriggerHarness {
 		const runData = createRunExecutionData({
 			executionData: { nodeExecutionStack: [{ node, data: { main: [items] }, source: null }] },
 		});
-		await new WorkflowExecute(additionalData, 'webhook', runData).processRunExecutionData(workflow);
+		await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
 		const run = await finished.promise;
 		if (!recovered) await this.persist(workflow);
 		const error = run.data.resultData.error;

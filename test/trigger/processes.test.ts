@@ -215,6 +215,32 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(await restarted.runExecution(stored[0], { recovered: true })).toEqual([]);
 	});
 
+	test('while the editor listens for a test event, the test run and the production run each get the event, in either order', async () => {
+		const shared = await cluster();
+		const process = await shared.start();
+		await process.activate('manual');
+		const testSecret = recordFor(process, process.webhookUrl('manual'))?.secret ?? '';
+		const toTest = async (event: SignedEvent) =>
+			await process.deliver({
+				mode: 'manual',
+				body: event.body,
+				headers: signedHeaders(sign(testSecret, event.body)),
+			});
+		const [productionFirst, testFirst] = events(2);
+
+		expect(bodyOf(await deliver(process, shared.secret, productionFirst)).reason).toBe('new event');
+		expect(await process.runExecution(process.deliveries.at(-1)?.items ?? [])).toHaveLength(1);
+		expect(bodyOf(await toTest(productionFirst)).reason).toBe('new event');
+		const testRun = process.deliveries.at(-1)?.items ?? [];
+		expect(await process.runExecution(testRun, { mode: 'manual' })).toHaveLength(1);
+
+		expect(bodyOf(await toTest(testFirst)).reason).toBe('new event');
+		const firstTestRun = process.deliveries.at(-1)?.items ?? [];
+		expect(await process.runExecution(firstTestRun, { mode: 'manual' })).toHaveLength(1);
+		expect(bodyOf(await deliver(process, shared.secret, testFirst)).reason).toBe('new event');
+		expect(await process.runExecution(process.deliveries.at(-1)?.items ?? [])).toHaveLength(1);
+	});
+
 	test('20 concurrent deliveries, then a restart: every re-delivery is answered "duplicate"', async () => {
 		const shared = await cluster();
 		const before = await shared.start();

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { readDedupe, readEndpoints, setRecent } from './endpointStore';
 import type { DeliveredEvent } from '../leadEvents/event';
 import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
-import { acceptEvent, checkEvent, dedupeScope } from './eventDedupe';
+import { acceptEvent, checkEvent, claimScope, dedupeScope } from './eventDedupe';
 import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
 import { LATE_TURN_MS, takeSaveTurn } from './saveTurns';
 import { readSignatureHeader, verifySignature } from './signature';
@@ -128,6 +128,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		attempt,
 		nowSeconds,
 		response,
+		claimScope.call(this),
 	);
 	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
 	// A call that will save the journal waits for the earlier such calls' saves, so that none lands last

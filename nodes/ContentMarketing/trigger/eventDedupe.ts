@@ -120,8 +120,9 @@ function forgetPending(pending: Map<string, PendingEvent>, nowSeconds: number): 
 
 /**
  * Whether `eventId` is new (see the header). `attempt` is the delivery's CM-Delivery-Attempt, undefined
- * when missing or unreadable; `response` the call's HTTP response. A new event is pending until
- * acceptEvent. Synchronous on purpose: no other call of this process can run between check and mark.
+ * when missing or unreadable; `response` the call's HTTP response; `nodeScope` the node's claims
+ * (claimScope), undefined for a test call. A new event is pending until acceptEvent. Synchronous on
+ * purpose: no other call of this process can run between check and mark.
  */
 export function checkEvent(
 	scope: string,
@@ -130,6 +131,7 @@ export function checkEvent(
 	attempt: number | undefined,
 	nowSeconds: number,
 	response: PendingEvent['response'],
+	nodeScope?: string,
 ): CheckResult {
 	const known = memoryFor(scope);
 	forgetOld(known.accepted, nowSeconds);
@@ -139,7 +141,8 @@ export function checkEvent(
 
 	const print = fingerprint(eventId);
 	const mayBeRetry = attempt === undefined || attempt > 1;
-	const ran = known.accepted.has(eventId) || claimsOf(scope)?.has(eventId) === true;
+	const claimed = nodeScope !== undefined && claims.get(nodeScope)?.has(eventId) === true;
+	const ran = known.accepted.has(eventId) || claimed;
 	if (ran || (mayBeRetry && known.journal.has(print, nowSeconds))) {
 		// A repeat extends its entry to cover the attempt after it.
 		if (known.journal.add(print, nowSeconds + journalSeconds(attempt))) changed = true;
@@ -187,13 +190,13 @@ export function acceptEvent(
  */
 const claims = new Map<string, Map<string, string>>();
 
-/** The claims' key of a node: its de-duplication scopes without the endpoint. */
-export function claimScope(this: IExecuteFunctions): string {
+/**
+ * The claims' key of a node, or undefined in a test run (the editor's "Listen for test event", mode
+ * `manual`): a test run gets every event its production runs get, and they get every event it gets.
+ */
+export function claimScope(this: IExecuteFunctions | IWebhookFunctions): string | undefined {
+	if (this.getMode() === 'manual') return undefined;
 	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
-}
-
-function claimsOf(scope: string): Map<string, string> | undefined {
-	return claims.get(scope.split('\u0000', 2).join('\u0000'));
 }
 
 /**

@@ -18,6 +18,7 @@ function eventIdOf(json: IDataObject): string | undefined {
 export function recordExecutionRun(this: IExecuteFunctions): INodeExecutionData[] {
 	const scope = claimScope.call(this);
 	const executionId = this.getExecutionId();
+	if (scope === undefined) return this.getInputData();
 	return this.getInputData().filter((item) => {
 		const eventId = eventIdOf(item.json);
 		return eventId === undefined || claimRun(scope, eventId, executionId);
