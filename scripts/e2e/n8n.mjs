@@ -614,6 +614,18 @@ export async function executionData(userFolder, executionId) {
 	return { data: parse(rows[0].data), workflowData: JSON.parse(rows[0].workflowData) };
 }
 
+/** Whether the n8n process at `baseUrl` answers its readiness probe (database and, in queue mode, Redis up). */
+export async function answersReady(baseUrl) {
+	try {
+		const res = await fetch(new URL('/healthz/readiness', baseUrl), {
+			signal: AbortSignal.timeout(2000),
+		});
+		return res.ok;
+	} catch {
+		return false;
+	}
+}
+
 /**
  * Polls until at least `count` finished executions of the workflow exist, then waits `settleMs`
  * and returns the list (so the caller can assert "exactly count").

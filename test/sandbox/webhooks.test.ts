@@ -358,6 +358,32 @@ describe('Events: retries and endpoint status (contract §10, shortened schedule
 		expect(log[1]).toMatchObject({ attempt: 2, ok: true, status_code: 200 });
 	});
 
+	test('POST /_sandbox/deliveries/retry-now runs the scheduled retries at once, not the schedule left after them', async () => {
+		await sandbox.config({ webhook_retry_delays_ms: [60_000, 60_000] });
+		receiver.answer = (_request, index) => ({ status: index < 2 ? 500 : 200 });
+		const hook = await createEndpoint({ url: receiver.url('/flushed'), events: ['lead.created'] });
+		await sandbox.createLead();
+		await waitForCount('/flushed', 1);
+		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
+			retried: 1,
+		});
+		await waitForCount('/flushed', 2);
+		await sleep(100);
+		expect(receiver.at('/flushed')).toHaveLength(2);
+		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
+			retried: 1,
+		});
+		const attempts = await waitForCount('/flushed', 3);
+		expect(attempts.map((a) => a.headers['cm-delivery-attempt'])).toEqual(['1', '2', '3']);
+		await waitFor(
+			() => endpoint(hook.id),
+			(e) => e.status === 'normal',
+		);
+		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
+			retried: 0,
+		});
+	});
+
 	test('webhook fault ignore_answers: a lost acknowledgement makes the same event arrive again', async () => {
 		await sandbox.config({ webhook_retry_delays_ms: [50, 50] });
 		expect(

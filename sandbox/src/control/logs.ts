@@ -20,4 +20,9 @@ export function registerLogControl(app: FastifyInstance, sandbox: Sandbox): void
 			},
 		});
 	}
+	controlRoute(app, {
+		method: 'POST',
+		url: '/_sandbox/deliveries/retry-now',
+		handler: () => ({ retried: sandbox.webhooks.retryNow() }),
+	});
 }

@@ -39,7 +39,8 @@ export interface DispatcherDeps {
 export const USER_AGENT = 'ContentMarketing-Webhooks/1.0';
 
 export class WebhookDispatcher {
-	private readonly timers = new Set<NodeJS.Timeout>();
+	/** Scheduled attempts: timer -> its attempt number and what it runs. */
+	private readonly timers = new Map<NodeJS.Timeout, { attempt: number; run: () => void }>();
 	private readonly inFlight = new Set<AbortController>();
 	/** Bumped by cancelAll; attempts of an older generation leave no trace. */
 	private generation = 0;
@@ -70,9 +71,23 @@ export class WebhookDispatcher {
 		return result;
 	}
 
+	/**
+	 * Runs every scheduled retry now (a check's stand-in for the contract's long last gaps, once it knows
+	 * the receiver is up again) and answers how many.
+	 */
+	retryNow(): number {
+		const due = [...this.timers].filter(([, scheduled]) => scheduled.attempt > 1);
+		for (const [timer, scheduled] of due) {
+			clearTimeout(timer);
+			this.timers.delete(timer);
+			scheduled.run();
+		}
+		return due.length;
+	}
+
 	cancelAll(): void {
 		this.generation++;
-		for (const timer of this.timers) clearTimeout(timer);
+		for (const timer of this.timers.keys()) clearTimeout(timer);
 		this.timers.clear();
 		for (const controller of this.inFlight) controller.abort();
 		this.inFlight.clear();
@@ -100,12 +115,13 @@ export class WebhookDispatcher {
 		attempt: number,
 		delayMs: number,
 	): void {
+		const run = () => void this.run(endpointId, event, body, attempt);
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
-			void this.run(endpointId, event, body, attempt);
+			run();
 		}, delayMs);
 		timer.unref();
-		this.timers.add(timer);
+		this.timers.set(timer, { attempt, run });
 	}
 
 	private async run(

@@ -19,6 +19,7 @@ import { credentialsFor, CREDENTIALS } from '../examples.mjs';
 import { buildPackage } from '../stack.mjs';
 import { N8N_VERSION } from '../install-n8n.mjs';
 import {
+	answersReady,
 	freePort,
 	importJson,
 	n8nRequire,
@@ -336,6 +337,7 @@ try {
 				sandbox,
 				[endpoints.trigger, endpoints.webhookNode],
 				RATE * STREAM_SECONDS,
+				{ receiverUp: () => answersReady(baseUrl) },
 			);
 			return Object.assign(entries, { detail: `${entries.length} attempts` });
 		},

@@ -19,8 +19,9 @@ export const KILLED_TWICE_SHARE = 0.01;
 
 /**
  * The retry schedule of the fault checks: the service's (10 s, 1 min, 10 min, 1 h, 6 h) compressed. The
- * last gap outlasts an n8n restart on a CPU-starved machine (up to 90 s seen on 2 cores): the service
- * gives up only after hours, so a check that ran out of attempts first would count a slow start as a loss.
+ * last gap outlasts an n8n restart on a CPU-starved machine: the service gives up only after hours, so a
+ * check that ran out of attempts first would count a slow start as a loss. waitForServiceDone runs the
+ * last attempts early once n8n answers ready.
  */
 export const FAULT_RETRIES_MS = [2000, 4000, 8000, 20_000, 120_000];
 
@@ -33,13 +34,15 @@ export function eventIdsIn(text) {
 
 /**
  * Waits until the service stopped delivering `events` events to each endpoint: every one logged, and
- * either acknowledged or out of attempts. Returns the delivery log entries of these endpoints.
+ * either acknowledged or out of attempts. With `receiverUp`, once every open event waits only for its
+ * last attempt and the receiver answers ready, the sandbox runs those attempts now: the last gap stands
+ * for the service's hours, which outlast any restart. Returns the delivery log entries of these endpoints.
  */
 export async function waitForServiceDone(
 	sandbox,
 	endpointIds,
 	events,
-	{ timeoutMs = 240_000 } = {},
+	{ timeoutMs = 240_000, receiverUp } = {},
 ) {
 	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
 	const deadline = Date.now() + timeoutMs;
@@ -55,13 +58,19 @@ export async function waitForServiceDone(
 			state.attempts = Math.max(state.attempts, d.attempt);
 			open.set(key, state);
 		}
-		const pending =
-			[...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt).length +
-			endpointIds.length * events -
-			open.size;
+		const waiting = [...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt);
+		const unlogged = endpointIds.length * events - open.size;
+		const pending = waiting.length + unlogged;
 		if (pending === 0) return log;
 		if (Date.now() > deadline)
 			throw new Error(`the service still retries ${pending} events after ${timeoutMs / 1000} s`);
+		if (
+			receiverUp !== undefined &&
+			unlogged === 0 &&
+			waiting.every((s) => s.attempts === lastAttempt - 1) &&
+			(await receiverUp())
+		)
+			await sandbox.client.control('POST', '/_sandbox/deliveries/retry-now');
 		await sleep(1000);
 	}
 }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 import { credentialsFor } from '../examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from '../install-n8n.mjs';
-import { importJson, ownerCookie, runN8nOk } from '../n8n.mjs';
+import { answersReady, importJson, ownerCookie, runN8nOk } from '../n8n.mjs';
 import { holdsJournalEntry } from '../journal.mjs';
 import { createProgress } from '../progress.mjs';
 import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
@@ -758,6 +758,14 @@ try {
 				sandbox,
 				[endpoint.id, webhookNode.id],
 				FAULT_STREAM.rate * FAULT_STREAM.seconds,
+				{
+					receiverUp: async () =>
+						(
+							await Promise.all(
+								webhooks.map((proc) => answersReady(`http://127.0.0.1:${proc.port}`)),
+							)
+						).every(Boolean),
+				},
 			);
 			await waitForExecutionsSettled(() =>
 				postgres.query('SELECT id, status FROM execution_entity'),
