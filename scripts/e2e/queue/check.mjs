@@ -75,7 +75,7 @@ const { step, print, seconds } = createProgress({ prefix: `e2e:queue ${N8N_VERSI
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const scenario = (name, title, run) => (only && only !== name ? undefined : step(title, run));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The contract's retry schedule (docs/api-contract.md §10); the restart scenario waits longer before the first retry. */
+/** The contract's retry schedule (docs/api-contract.md §10); scenarios with `retryNow` hold the first retry. */
 const RETRIES = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
 /**
  * On n8n 2.41 every process runs with the legacy expression engine, as docs/queue-mode.md advises for
@@ -97,10 +97,10 @@ const FAULT_STREAM = {
 /** The burst's retries: the same five attempts after the first, 10 s to 60 s apart (at most 2.5 min). */
 const BURST_RETRIES = [10_000, 20_000, 30_000, 40_000, 60_000];
 /**
- * The paced scenario's first retry: its 30 first attempts, each waiting for the last one's journal entry
- * in PostgreSQL, must all be answered before it; on a loaded machine they take more than 8 s.
+ * The first retry of the scenarios that send their retries themselves once the first attempts are in
+ * (`retryNow`): long enough that no retry comes before, on a loaded machine too.
  */
-const PACED_FIRST_RETRY_MS = 20_000;
+const HELD_FIRST_RETRY_MS = 120_000;
 
 function assert(condition, message) {
 	if (!condition) throw new Error(message);
@@ -381,7 +381,8 @@ try {
 	/**
 	 * `count` lead events through the front (leads created by `create`, by default one API call
 	 * each); `ignore` makes the sandbox count the first answers as lost, so that each event is
-	 * re-delivered; `between` runs once all first attempts are in; `duplicatesAllowed` counts events
+	 * re-delivered; `between` runs once all first attempts are in; `retryNow` has the sandbox send the
+	 * retries then (after `between`), instead of after the first gap; `duplicatesAllowed` counts events
 	 * run twice without failing (`'when overloaded'`: up to FAULT_TWICE_SHARE of them, once a first
 	 * attempt went unanswered within the service's 5 s). Returns the figures per event from the
 	 * executions stored in PostgreSQL.
@@ -394,6 +395,7 @@ try {
 			firstRetryMs = RETRIES[0],
 			retries,
 			between,
+			retryNow = false,
 			create,
 			paced = false,
 			duplicatesAllowed = false,
@@ -424,14 +426,14 @@ try {
 							}
 						: undefined;
 				})();
-		if (between) {
+		if (between || retryNow)
 			await waitFor(
 				'every first attempt',
 				async () => (await log()).filter((d) => d.attempt === 1).length >= count,
 				{ timeoutMs: 30_000 },
 			);
-			await between();
-		}
+		if (between) await between();
+		if (retryNow) await sandbox.client.control('POST', '/_sandbox/deliveries/retry-now');
 		const delivered = await waitFor(
 			`${count} events acknowledged`,
 			async () => {
@@ -635,15 +637,15 @@ try {
 			// The first attempts reach one processor; it restarts (memory gone) before the retries,
 			// which go to the other processor while it restarts, then to both: each needs the journal.
 			front.setTargets([webhooks[0]]);
-			// The first retries come once the processor is back: its stop (n8n's graceful shutdown) and start
-			// took 3 to 23 s on 2 cores (n8n's graceful stop varies), 30 s leaves 7 s; the step's line says how much.
-			const firstRetryMs = 30_000;
+			// The first retries come once the processor is back (retryNow), however long its stop (n8n's
+			// graceful shutdown) and start take; the step's line says how long they took.
 			let restarting;
 			let back;
 			const outcome = await leadEvents('restart', {
 				count: 20,
 				ignore: true,
-				firstRetryMs,
+				firstRetryMs: HELD_FIRST_RETRY_MS,
+				retryNow: true,
 				between: async () => {
 					front.setTargets([webhooks[1]]);
 					restarting = Date.now();
@@ -664,7 +666,7 @@ try {
 
 	await scenario(
 		'paced',
-		`30 events re-delivered ${PACED_FIRST_RETRY_MS / 1000} s later, each retry on the other webhook processor`,
+		'30 events re-delivered once all were answered, each retry on the other webhook processor',
 		async () => {
 			front.setTargets(webhooks);
 			// What docs/triggers.md "De-duplication" guarantees: an event whose journal entry was saved is not
@@ -673,7 +675,8 @@ try {
 				count: 30,
 				ignore: true,
 				paced: true,
-				firstRetryMs: PACED_FIRST_RETRY_MS,
+				firstRetryMs: HELD_FIRST_RETRY_MS,
+				retryNow: true,
 			});
 		},
 	);
@@ -685,7 +688,12 @@ try {
 			// Back to back, so the two processors' calls overlap and a save can overwrite the other's
 			// journal entry (last write wins): the case docs/triggers.md "De-duplication" lists as not guaranteed,
 			// measured here on every run. Nothing may be lost.
-			return await leadEvents('overlapping', { count: 30, ignore: true, duplicatesAllowed: true });
+			return await leadEvents('overlapping', {
+				count: 30,
+				ignore: true,
+				retryNow: true,
+				duplicatesAllowed: true,
+			});
 		},
 	);
 
