@@ -11,9 +11,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchResources } from './methods/listSearch';
-import { receiveDelivery } from './trigger/delivery';
+import { receiveDelivery } from './trigger/receiveDelivery';
 import { eventsSubtitle, leadEventProperties } from './leadEvents/description';
-import { recordExecutionRun } from './trigger/executionRun';
+import { passUnclaimedItems } from './trigger/eventLedger';
 import { checkExists, create, remove } from './trigger/lifecycle';
 
 /** Only the webhook trigger needs a public URL; the poll trigger is the way around it. */
@@ -88,8 +88,8 @@ export class ContentMarketingTrigger implements INodeType {
 		return await receiveDelivery.call(this);
 	}
 
-	/** n8n runs this in every execution the trigger started; its items pass through. */
+	/** n8n runs this in every execution the trigger started; its items pass through (eventLedger). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [recordExecutionRun.call(this)];
+		return [passUnclaimedItems.call(this)];
 	}
 }

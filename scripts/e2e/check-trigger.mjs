@@ -130,7 +130,7 @@ export async function checkCompanyLead(stack, endpoint) {
 	);
 	// What a restarted n8n (or another webhook processor) de-duplicates a retry by: the event's entry
 	// in the journal, saved with the workflow after n8n stored the execution and before the answer
-	// (trigger/delivery.ts runOnceStored, eventJournal.ts, journal.mjs): on n8n 2.41 too, where storing
+	// (trigger/receiveDelivery.ts runOnceStored, eventJournal.ts, journal.mjs): on n8n 2.41 too, where storing
 	// the execution resets static data's change mark.
 	const print = journalFingerprint(deliveries[0].event_id);
 	const [saved] = await queryDb(userFolder, 'SELECT staticData FROM workflow_entity WHERE id = ?', [

@@ -2,9 +2,9 @@ import { request } from 'node:http';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import {
-	LATE_TURN_MS,
+	DEFER_AFTER_WAIT_MS,
 	MAX_WAITING_CALLS,
-} from '../../dist/nodes/ContentMarketing/trigger/saveTurns';
+} from '../../dist/nodes/ContentMarketing/trigger/saveOrder';
 import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
 import type { EndpointRecord } from './trigger-bed';
 import {
@@ -315,7 +315,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(storedIds(shared, batch).sort()).toEqual(batch.map((event) => event.id).sort());
 	});
 
-	test(`calls that wait longer than ${LATE_TURN_MS} ms for their turn are answered 503 and run nothing; their retries run once`, async () => {
+	test(`calls that wait longer than ${DEFER_AFTER_WAIT_MS} ms for their turn are answered 503 and run nothing; their retries run once`, async () => {
 		const shared = await cluster();
 		const processor = await shared.start();
 		const store = holdFirstStore(processor);
@@ -325,7 +325,7 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		const inLine = batch
 			.slice(1)
 			.map(async (event) => await deliver(processor, shared.secret, event));
-		await sleep(LATE_TURN_MS + 300);
+		await sleep(DEFER_AFTER_WAIT_MS + 300);
 		store.release();
 
 		expect((await first).status).toBe(200);

@@ -74,3 +74,9 @@ export function toOutput(event: DeliveredEvent, lead: IDataObject, simplify: boo
 		occurred_at: typeof occurredAt === 'string' ? occurredAt : null,
 	};
 }
+
+/** The event id of an item toOutput made: `event_id` when simplified, `id` when raw. */
+export function eventIdOfItem(json: IDataObject): string | undefined {
+	const id = json.event_id ?? json.id;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}

@@ -7,10 +7,10 @@ import type { LeadEvent } from './leadEvent';
 import { toItem } from './leadEvent';
 import { currentLeadsCursor, latestLeadEvent, leadEventsSince } from './leadsSource';
 import { leadFilters, selectedEvents, simplifyOutput } from '../leadEvents/params';
-import { readAnchor, writeAnchor } from './anchor';
+import { readActivationState, writeActivationState } from './activationState';
 import { noMatchHint } from './noMatchHint';
 import { withinBudget } from './budget';
-import { unlessOverlapping } from './overlap';
+import { unlessPollRunning } from './runningPolls';
 import type { PollState } from './state';
 import { readState, writeState } from './state';
 
@@ -92,12 +92,12 @@ async function scheduledPoll(
 	let state = readState(data);
 	if (state === undefined) {
 		const global: IDataObject = this.getWorkflowStaticData('global');
-		state = readAnchor(global, node);
+		state = readActivationState(global, node);
 		if (state === undefined) {
-			// The first poll: only where "now" is, kept twice (anchor.ts says why).
+			// The first poll: only where "now" is, kept twice (activationState.ts says why).
 			const initial = await initialState.call(this, deadline);
 			writeState(data, initial);
-			writeAnchor(global, node, initial);
+			writeActivationState(global, node, initial);
 			return null;
 		}
 	}
@@ -116,7 +116,7 @@ async function scheduledPoll(
 export async function pollLeadEvents(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const types = selectedEvents.call(this);
 	if (this.getMode() === 'manual') return await testEvent.call(this, types);
-	return await unlessOverlapping(
+	return await unlessPollRunning(
 		this,
 		null,
 		async () =>

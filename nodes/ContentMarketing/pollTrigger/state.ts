@@ -8,7 +8,7 @@ import { isObject } from '../helpers/values';
 /**
  * What the node keeps in its static data (docs/api-contract.md §14, "State"). Every field either only
  * moves over events the node has handled, or is recomputed identically when a poll re-reads from an
- * older saved state: n8n may drop what a poll wrote (see anchor.ts), and then the next poll simply reads
+ * older saved state: n8n may drop what a poll wrote (see activationState.ts), and then the next poll simply reads
  * the same events again.
  *
  * - `source: "events"`: `events` is the position in `GET /v1/events`.
@@ -33,7 +33,7 @@ function readPosition(value: unknown): Position | undefined {
 	return position;
 }
 
-/** A saved state (the node's `cursor`, or an anchor), or undefined when there is none or it is unreadable. */
+/** A saved state (the node's `cursor`, or its activation state), or undefined when there is none or it is unreadable. */
 export function parseState(cursor: unknown): PollState | undefined {
 	if (!isObject(cursor)) return undefined;
 	if (cursor.source === 'events') {

@@ -1,13 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { StoredDedupe } from './eventDedupe';
 import type { JournalSegments } from './eventJournal';
 import { isObject } from '../helpers/values';
 
 /**
  * What the node keeps in its static data, per webhook URL:
  * `{ endpoints: { "<url>": { id, secret, recent: { "<unix second>": "<fingerprints>", ... } } } }`
- * (`recent`: the journal of recently accepted events, see eventDedupe and eventJournal).
+ * (`recent`: the journal of recently accepted events, see eventLedger and eventJournal).
  *
  * Keyed by URL because the test URL and the production URL each get their own endpoint (and
  * secret). n8n gives test webhooks a separate, unsaved static data object, so in n8n one object
@@ -45,11 +44,10 @@ export function getRecord(data: IDataObject, url: string): EndpointRecord | unde
 	return toRecord(url, endpointsOf(data)[url]);
 }
 
-/** What this URL's endpoint keeps for de-duplication (see eventDedupe). */
-export function readDedupe(data: IDataObject, url: string): StoredDedupe {
+/** The journal this URL's endpoint keeps (see eventLedger), as stored. */
+export function readJournal(data: IDataObject, url: string): unknown {
 	const value = endpointsOf(data)[url];
-	if (!isObject(value)) return { recent: undefined };
-	return { recent: value.recent };
+	return isObject(value) ? value.recent : undefined;
 }
 
 /** Stores a new endpoint (and forgets the ids seen by any earlier one for this URL). */
@@ -58,7 +56,7 @@ export function setRecord(data: IDataObject, { url, id, secret }: EndpointRecord
 }
 
 /** Puts the journal in (the process's live copy, see eventJournal). */
-export function setRecent(data: IDataObject, url: string, recent: JournalSegments): void {
+export function writeJournal(data: IDataObject, url: string, recent: JournalSegments): void {
 	const endpoints = endpointsOf(data);
 	const current = endpoints[url];
 	if (!isObject(current)) return;

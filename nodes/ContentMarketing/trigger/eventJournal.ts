@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { isObject } from '../helpers/values';
 
 /**
- * The journal of recently accepted events that the trigger keeps in static data (see eventDedupe):
+ * The journal of recently accepted events that the trigger keeps in static data (see eventLedger):
  * `{ "<unix second it expires>": "<fingerprint><fingerprint>..." }`, one string per second, each
  * fingerprint 8 characters: n8n parses, tracks and writes back static data on every call, so it stays a
  * few dozen keys rather than one key per event.
@@ -14,7 +14,7 @@ export const FINGERPRINT_LENGTH = 8;
 
 /**
  * The first 48 bits of SHA-256 of the event id, base64url (8 characters). Two different ids share one
- * with probability 2^-48 per pair; eventDedupe only consults fingerprints for retries.
+ * with probability 2^-48 per pair; eventLedger only consults fingerprints for retries.
  */
 export function fingerprint(eventId: string): string {
 	return createHash('sha256').update(eventId).digest('base64url').slice(0, FINGERPRINT_LENGTH);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
-import type { StoredDedupe } from '../../dist/nodes/ContentMarketing/trigger/eventDedupe';
+import type { StoredDedupe } from '../../dist/nodes/ContentMarketing/trigger/eventLedger';
 import {
 	DEDUPE_HORIZON_SECONDS,
 	JOURNAL_MAX_IDS,
@@ -11,7 +11,7 @@ import {
 	checkEvent,
 	forgetScope,
 	journalSeconds,
-} from '../../dist/nodes/ContentMarketing/trigger/eventDedupe';
+} from '../../dist/nodes/ContentMarketing/trigger/eventLedger';
 import type { JournalSegments } from '../../dist/nodes/ContentMarketing/trigger/eventJournal';
 import { fingerprint } from '../../dist/nodes/ContentMarketing/trigger/eventJournal';
 
@@ -77,7 +77,7 @@ class Row {
 	}
 }
 
-describe('eventDedupe: claims', () => {
+describe('eventLedger: claims', () => {
 	test('a new id is accepted and handed back for storing; the same id again is a duplicate', () => {
 		const scope = newProcess();
 		const row = new Row();
@@ -128,7 +128,7 @@ describe('eventDedupe: claims', () => {
 	});
 });
 
-describe('eventDedupe: an event counts as seen only once n8n stored its execution', () => {
+describe('eventLedger: an event counts as seen only once n8n stored its execution', () => {
 	test('a retry while the first attempt is still being stored is "in progress"; once stored, a duplicate', () => {
 		const scope = newProcess();
 		const row = new Row();
@@ -177,7 +177,7 @@ describe('eventDedupe: an event counts as seen only once n8n stored its executio
 	});
 });
 
-describe('eventDedupe: concurrent calls with last-write-wins saves', () => {
+describe('eventLedger: concurrent calls with last-write-wins saves', () => {
 	test('two overlapping calls on one process: the later save still holds both ids', () => {
 		const scope = newProcess();
 		const row = new Row();
@@ -238,7 +238,7 @@ describe('eventDedupe: concurrent calls with last-write-wins saves', () => {
 	});
 });
 
-describe('eventDedupe: bounds and expiry', () => {
+describe('eventLedger: bounds and expiry', () => {
 	test('a journal entry lasts until its next retry can no longer come; after that only the accepting process knows the id', () => {
 		const row = new Row();
 		const accepting = newProcess();
@@ -299,7 +299,7 @@ describe('eventDedupe: bounds and expiry', () => {
 	});
 });
 
-describe('eventDedupe: the cost of a claim does not grow with the ids remembered', () => {
+describe('eventLedger: the cost of a claim does not grow with the ids remembered', () => {
 	/**
 	 * A process that accepted `count` events over the last 7 hours (all remembered: within the horizon),
 	 * with their journal saved to the row as n8n would, then the same 200 new deliveries. What each of

@@ -20,7 +20,7 @@ function pollKey(context: IPollFunctions): string {
 }
 
 /** Runs `poll` unless a poll of the same node is running; then answers `skipped`. */
-export async function unlessOverlapping<T, S>(
+export async function unlessPollRunning<T, S>(
 	context: IPollFunctions,
 	skipped: S,
 	poll: () => Promise<T>,

@@ -1,16 +1,28 @@
 /**
- * De-duplication of event ids (docs/api-contract.md §10: "Receivers must de-duplicate by event id")
- * that never loses an event: an id counts as seen only once n8n has stored its execution. Each process
- * keeps the ids it accepted in memory for the retry horizon; static data keeps a small journal of
- * fingerprints of recently accepted events, each until its next retry can no longer come, for a
- * restarted process and the other webhook processors. docs/triggers.md explains the design, what it
- * guarantees and the cases it does not cover.
+ * The one owner of "has this event run?" (docs/api-contract.md §10: "Receivers must de-duplicate by
+ * event id"), answered without ever losing an event: an id counts as run only once n8n has stored its
+ * execution. It keeps, per endpoint, the ids this process accepted (memory, for the retry horizon) and
+ * a journal of fingerprints in static data (eventJournal.ts, for a restarted process and the other
+ * webhook processors), saved in order (saveOrder.ts); and, per trigger node, which execution of this
+ * process claimed each event (n8n 2.41's re-runs of killed executions). receiveDelivery asks
+ * decideEvent; the trigger's execute() asks passUnclaimedItems. docs/triggers.md explains the design,
+ * what it guarantees and the cases it does not cover.
  */
 
-import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
+import type { EndpointRecord } from './endpointStore';
+import { readJournal, writeJournal } from './endpointStore';
 import type { JournalSegments } from './eventJournal';
 import { EventJournal, fingerprint } from './eventJournal';
+import { eventIdOfItem } from '../leadEvents/event';
+import { DEFER_AFTER_WAIT_MS, waitForEarlierSaves } from './saveOrder';
 
 /** The service stops retrying about 7 h 11 min after the first attempt (§10); ids are remembered 8 h. */
 export const DEDUPE_HORIZON_SECONDS = 8 * 3600;
@@ -89,7 +101,7 @@ function forgetOld(accepted: Map<string, number>, nowSeconds: number): void {
 
 /** What a call loaded from static data for its endpoint. */
 export interface StoredDedupe {
-	/** The journal (eventJournal's segments), as loaded. */
+	/** The journal (eventJournal's segments), as loaded from static data. */
 	recent: unknown;
 }
 
@@ -201,9 +213,7 @@ export function claimScope(this: IExecuteFunctions | IWebhookFunctions): string 
 
 /**
  * Claims `eventId`'s items for the execution `executionId` of this process. False when another
- * execution claimed them first: n8n 2.41 re-runs at start an execution a kill left stored
- * (EnqueuedExecutionRecoveryService) whose webhook call never saved the journal, and the service's
- * retry of its event can start a second one; whichever runs second runs nothing.
+ * execution claimed them first (passUnclaimedItems says when that happens).
  */
 export function claimRun(nodeScope: string, eventId: string, executionId: string): boolean {
 	const found = claims.get(nodeScope) ?? new Map<string, string>();
@@ -215,6 +225,71 @@ export function claimRun(nodeScope: string, eventId: string, executionId: string
 	found.set(eventId, executionId);
 	if (found.size > MEMORY_MAX_IDS) found.delete(found.keys().next().value as string);
 	return true;
+}
+
+/**
+ * What receiveDelivery does with a verified, wanted event: run it (`new`; `remember` once n8n has
+ * stored its execution), acknowledge it (`duplicate`), or answer 503 (`in progress`: an earlier attempt
+ * is still being stored here; `deferred`: it waited long for the earlier saves, so its answer would
+ * likely come after the service's 5 s and its retry could reach a process that cannot see its entry).
+ */
+export type Decision =
+	| { verdict: 'new'; remember: () => void }
+	| { verdict: 'duplicate' }
+	| { verdict: 'in progress' }
+	| { verdict: 'deferred' };
+
+/**
+ * Decides on `eventId` delivered to `endpoint` (attempt `attempt`, CM-Delivery-Attempt). The journal
+ * goes into static data whenever the stored one lacks some of this process's entries, on a duplicate
+ * too (a save another call overwrote), so that the other processes see them again; a call that will
+ * save it first waits for the earlier such calls' saves, so that none lands last with fewer entries.
+ */
+export async function decideEvent(
+	this: IWebhookFunctions,
+	staticData: IDataObject,
+	endpoint: EndpointRecord,
+	eventId: string,
+	attempt: number | undefined,
+	nowSeconds: number,
+): Promise<Decision> {
+	const scope = dedupeScope.call(this, endpoint.id);
+	const response = this.getResponseObject();
+	const stored = { recent: readJournal(staticData, endpoint.url) };
+	const nodeScope = claimScope.call(this);
+	const check = checkEvent(scope, stored, eventId, attempt, nowSeconds, response, nodeScope);
+	if (check.verdict === 'in progress') return { verdict: 'in progress' };
+	const waitedMs =
+		check.verdict === 'new' || check.store !== undefined
+			? await waitForEarlierSaves(scope, response)
+			: 0;
+	if (check.store !== undefined) writeJournal(staticData, endpoint.url, check.store);
+	if (check.verdict === 'duplicate') return { verdict: 'duplicate' };
+	if (waitedMs > DEFER_AFTER_WAIT_MS) return { verdict: 'deferred' };
+	return {
+		verdict: 'new',
+		remember: () => {
+			const journal = acceptEvent(scope, eventId, attempt, Math.floor(Date.now() / 1000));
+			writeJournal(staticData, endpoint.url, journal);
+		},
+	};
+}
+
+/**
+ * The trigger's step in an execution of its workflow: its items pass through, claimed for this
+ * execution. An item whose event another execution of this process claimed first goes no further: n8n
+ * 2.41 re-runs at start the executions a kill left stored (EnqueuedExecutionRecoveryService), whose
+ * webhook call never saved the journal, and the service's retry of such an event can start a second.
+ */
+export function passUnclaimedItems(this: IExecuteFunctions): INodeExecutionData[] {
+	const scope = claimScope.call(this);
+	const items = this.getInputData();
+	if (scope === undefined) return items;
+	const executionId = this.getExecutionId();
+	return items.filter((item) => {
+		const eventId = eventIdOfItem(item.json);
+		return eventId === undefined || claimRun(scope, eventId, executionId);
+	});
 }
 
 /** Forgets the in-memory ids of an endpoint (called when it is deleted). */

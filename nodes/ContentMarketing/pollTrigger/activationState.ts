@@ -16,24 +16,24 @@ import { isObject } from '../helpers/values';
  * Keyed by node name (a renamed node starts afresh, as its `node:<name>` data does in n8n) and checked
  * against the node id (a node deleted and added again under the same name starts afresh too).
  */
-const ANCHORS = 'contentMarketingPollTriggerStart';
+const STARTS = 'contentMarketingPollTriggerStart';
 
-function anchorsOf(global: IDataObject): IDataObject {
-	const anchors = global[ANCHORS];
-	return isObject(anchors) ? anchors : {};
+function startsOf(global: IDataObject): IDataObject {
+	const starts = global[STARTS];
+	return isObject(starts) ? starts : {};
 }
 
-/** The anchor of this node, if its first poll left one. */
-export function readAnchor(global: IDataObject, node: INode): PollState | undefined {
-	const anchor = anchorsOf(global)[node.name];
-	if (!isObject(anchor) || anchor.nodeId !== (node.id ?? null)) return undefined;
-	return parseState(anchor.state);
+/** The state this node's first poll recorded, if it left one. */
+export function readActivationState(global: IDataObject, node: INode): PollState | undefined {
+	const start = startsOf(global)[node.name];
+	if (!isObject(start) || start.nodeId !== (node.id ?? null)) return undefined;
+	return parseState(start.state);
 }
 
 /** Records the first poll's state; the top-level key is replaced, which n8n's change tracking sees. */
-export function writeAnchor(global: IDataObject, node: INode, state: PollState): void {
-	global[ANCHORS] = {
-		...anchorsOf(global),
+export function writeActivationState(global: IDataObject, node: INode, state: PollState): void {
+	global[STARTS] = {
+		...startsOf(global),
 		[node.name]: { nodeId: node.id ?? null, state: savedState(state) },
 	};
 }

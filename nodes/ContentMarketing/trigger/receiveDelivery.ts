@@ -1,11 +1,10 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readDedupe, readEndpoints, setRecent } from './endpointStore';
+import { readEndpoints } from './endpointStore';
+import { decideEvent } from './eventLedger';
 import type { DeliveredEvent } from '../leadEvents/event';
 import { leadOf, parseEvent, passesFilters, toOutput } from '../leadEvents/event';
-import { acceptEvent, checkEvent, claimScope, dedupeScope } from './eventDedupe';
 import { leadFilters, simplifyOutput, subscribedEvents } from '../leadEvents/params';
-import { LATE_TURN_MS, takeSaveTurn } from './saveTurns';
 import { readSignatureHeader, verifySignature } from './signature';
 
 /** Writes the answer itself; with `noWebhookResponse` n8n then sends nothing. */
@@ -86,17 +85,20 @@ function runOnceStored(
 }
 
 /**
- * One delivery: signature (over the raw bytes, with the secrets this node holds), then payload,
- * event type, filters and de-duplication. Only a new, wanted event starts an execution, and it is
- * answered 200 only once n8n has stored it (runOnceStored). Every other verified event gets its 200 at
- * once; refusals get 400/401 with `{ error }`, and a retry of an event this process is still storing,
- * or a new event that waited long for its save turn, gets 503 (the service retries it later).
+ * One delivery, in the order it goes: receive (raw body, attempt, the endpoints in static data), verify
+ * (the signature over the raw bytes, with the secrets this node holds), decide (payload, event type,
+ * filters, then eventLedger's "has it run?"), emit (only a new, wanted event starts an execution), and
+ * remember (once n8n has stored it, runOnceStored). A new event is answered 200 only once stored; every
+ * other verified event gets its 200 at once; refusals get 400/401 with `{ error }`, and the ledger's
+ * `in progress` and `deferred` get 503 (the service retries them later).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const nowSeconds = Math.floor(Date.now() / 1000);
 	const staticData = this.getWorkflowStaticData('node');
 	const endpoints = readEndpoints(staticData);
 	const rawBody = await rawBodyOf.call(this);
+	const attempt = deliveryAttempt.call(this);
+
 	const verdict = verifySignature({
 		header: readSignatureHeader(this.getHeaderData()),
 		rawBody,
@@ -115,36 +117,21 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (lead === undefined) return refuse.call(this, 400, 'invalid_payload');
 	if (!passesFilters(lead, leadFilters.call(this), event.data.previous_status))
 		return acknowledge(event, 'filtered out');
-
-	// Also on a duplicate: the journal goes back into static data when the stored one lacks some of
-	// it (a save another call overwrote), so that the other processes see it again.
-	const scope = dedupeScope.call(this, endpoint.id);
-	const attempt = deliveryAttempt.call(this);
-	const response = this.getResponseObject();
-	const check = checkEvent(
-		scope,
-		readDedupe(staticData, endpoint.url),
+	const decision = await decideEvent.call(
+		this,
+		staticData,
+		endpoint,
 		event.id,
 		attempt,
 		nowSeconds,
-		response,
-		claimScope.call(this),
 	);
-	if (check.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
-	// A call that will save the journal waits for the earlier such calls' saves, so that none lands last
-	// with fewer entries (saveTurns).
-	const waitedMs =
-		check.verdict === 'new' || check.store !== undefined ? await takeSaveTurn(scope, response) : 0;
-	if (check.store !== undefined) setRecent(staticData, endpoint.url, check.store);
-	if (check.verdict === 'duplicate') return acknowledge(event, 'duplicate');
-	if (waitedMs > LATE_TURN_MS) return refuse.call(this, 503, 'event_deferred');
+	if (decision.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
+	if (decision.verdict === 'deferred') return refuse.call(this, 503, 'event_deferred');
+	if (decision.verdict === 'duplicate') return acknowledge(event, 'duplicate');
 
 	return runOnceStored(
 		[[{ json: toOutput(event, lead, simplifyOutput.call(this)) }]],
 		answer(event, 'new event'),
-		() => {
-			const journal = acceptEvent(scope, event.id, attempt, Math.floor(Date.now() / 1000));
-			setRecent(staticData, endpoint.url, journal);
-		},
+		decision.remember,
 	);
 }

@@ -1,12 +1,12 @@
 /**
- * Static-data saves in turn per endpoint in this process. n8n saves a call's whole static data once
+ * Static-data saves in order per endpoint in this process. n8n saves a call's whole static data once
  * the call is done (last write wins), and two saves in flight can reach the database in either order:
  * an older journal landing last would drop a newer call's entry. A call that changes the journal
  * therefore waits until the calls before it have been answered, which n8n does only after their saves
  * (docs/triggers.md, "De-duplication").
  */
 
-/** What a turn needs of the call's HTTP response (Node's ServerResponse). */
+/** What the wait needs of the call's HTTP response (Node's ServerResponse). */
 export interface CallResponse {
 	readonly writableEnded: boolean;
 	once(event: 'finish' | 'close', listener: () => void): unknown;
@@ -21,19 +21,19 @@ export interface CallResponse {
 export const MAX_WAITING_CALLS = 8;
 
 /**
- * A new event that waited longer than this for its turn is answered 503 and not run. Its answer would
+ * A new event that waited longer than this for the earlier saves is answered 503 and not run. Its answer would
  * likely reach the service after its 5 s, which then counts the attempt as failed and sends it again,
  * perhaps to a process that cannot see this call's entry yet: the retry runs the event instead, once.
  */
-export const LATE_TURN_MS = 1500;
+export const DEFER_AFTER_WAIT_MS = 1500;
 
-interface Turns {
+interface SaveLine {
 	/** Settles once every call in the line has been answered. */
 	tail: Promise<void>;
 	unanswered: number;
 }
 
-const lines = new Map<string, Turns>();
+const lines = new Map<string, SaveLine>();
 
 /** Resolves once `response` was sent (n8n saved static data before) or its connection closed. */
 function answered(response: CallResponse): Promise<void> {
@@ -49,7 +49,7 @@ function answered(response: CallResponse): Promise<void> {
  * call before it has been answered (or lost its connection), unless the line is longer than
  * MAX_WAITING_CALLS. Resolves to the milliseconds it waited.
  */
-export async function takeSaveTurn(scope: string, response: CallResponse): Promise<number> {
+export async function waitForEarlierSaves(scope: string, response: CallResponse): Promise<number> {
 	const line = lines.get(scope) ?? { tail: Promise.resolve(), unanswered: 0 };
 	lines.set(scope, line);
 	const before = line.tail;
