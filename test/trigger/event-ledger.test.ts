@@ -33,7 +33,7 @@ const ENDED = { writableEnded: true };
  * One call of the trigger for an event whose execution n8n stores at once: the check, then, for a new
  * event, its acceptance. `store` is what the call puts into static data (undefined: nothing).
  */
-function claimEvent(
+function checkThenAccept(
 	scope: string,
 	stored: StoredDedupe,
 	eventId: string,
@@ -41,8 +41,8 @@ function claimEvent(
 	nowSeconds: number,
 ): { duplicate: boolean; store: JournalSegments | undefined } {
 	const check = checkEvent(scope, stored, eventId, attempt, nowSeconds, OPEN);
-	if (check.verdict !== 'new')
-		return { duplicate: check.verdict === 'duplicate', store: check.store };
+	if (check.verdict === 'in progress') return { duplicate: false, store: undefined };
+	if (check.verdict === 'duplicate') return { duplicate: true, store: check.store };
 	return { duplicate: false, store: acceptEvent(scope, eventId, attempt, nowSeconds) };
 }
 
@@ -82,9 +82,9 @@ describe('eventLedger: claims', () => {
 		const scope = newProcess();
 		const row = new Row();
 
-		const first = claimEvent(scope, row.load(), 'evt_1', FIRST, NOW);
+		const first = checkThenAccept(scope, row.load(), 'evt_1', FIRST, NOW);
 		row.save(first.store);
-		const again = claimEvent(scope, row.load(), 'evt_1', RETRY, NOW);
+		const again = checkThenAccept(scope, row.load(), 'evt_1', RETRY, NOW);
 
 		expect(first.duplicate).toBe(false);
 		expect(row.entries()).toEqual(new Map([[fingerprint('evt_1'), NOW + journalSeconds(FIRST)]]));
@@ -93,10 +93,10 @@ describe('eventLedger: claims', () => {
 
 	test('after a restart (empty memory) the stored journal still makes a re-delivery a duplicate', () => {
 		const row = new Row();
-		row.save(claimEvent(newProcess(), row.load(), 'evt_1', FIRST, NOW).store);
+		row.save(checkThenAccept(newProcess(), row.load(), 'evt_1', FIRST, NOW).store);
 
-		const afterRestart = claimEvent(newProcess(), row.load(), 'evt_1', RETRY, NOW + 15);
-		const unnumbered = claimEvent(newProcess(), row.load(), 'evt_1', undefined, NOW + 15);
+		const afterRestart = checkThenAccept(newProcess(), row.load(), 'evt_1', RETRY, NOW + 15);
+		const unnumbered = checkThenAccept(newProcess(), row.load(), 'evt_1', undefined, NOW + 15);
 
 		expect(afterRestart.duplicate).toBe(true);
 		expect(unnumbered.duplicate).toBe(true);
@@ -104,27 +104,31 @@ describe('eventLedger: claims', () => {
 
 	test('a retry seen again extends its entry to cover the attempt after it', () => {
 		const row = new Row();
-		row.save(claimEvent(newProcess(), row.load(), 'evt_1', FIRST, NOW).store);
+		row.save(checkThenAccept(newProcess(), row.load(), 'evt_1', FIRST, NOW).store);
 
-		const retry = claimEvent(newProcess(), row.load(), 'evt_1', RETRY, NOW + 15);
+		const retry = checkThenAccept(newProcess(), row.load(), 'evt_1', RETRY, NOW + 15);
 		row.save(retry.store);
 
 		expect(retry.duplicate).toBe(true);
 		expect(row.entries().get(fingerprint('evt_1'))).toBe(NOW + 15 + journalSeconds(RETRY));
 		// The third attempt comes 1 min after the second failed: another restarted process catches it.
-		expect(claimEvent(newProcess(), row.load(), 'evt_1', 3, NOW + 15 + 65).duplicate).toBe(true);
+		expect(checkThenAccept(newProcess(), row.load(), 'evt_1', 3, NOW + 15 + 65).duplicate).toBe(
+			true,
+		);
 	});
 
 	test('an attempt 1 is never taken for a repeat of another process`s event, even one in the journal', () => {
 		const row = new Row();
-		row.save(claimEvent(newProcess(), row.load(), 'evt_1', FIRST, NOW).store);
+		row.save(checkThenAccept(newProcess(), row.load(), 'evt_1', FIRST, NOW).store);
 
 		// Only a retry can repeat an event; an attempt 1 with the same id elsewhere is a copy of one
 		// request, which only the process that received it can recognise.
-		expect(claimEvent(newProcess(), row.load(), 'evt_1', FIRST, NOW + 1).duplicate).toBe(false);
+		expect(checkThenAccept(newProcess(), row.load(), 'evt_1', FIRST, NOW + 1).duplicate).toBe(
+			false,
+		);
 		const scope = newProcess();
-		claimEvent(scope, row.load(), 'evt_2', FIRST, NOW);
-		expect(claimEvent(scope, row.load(), 'evt_2', FIRST, NOW).duplicate).toBe(true);
+		checkThenAccept(scope, row.load(), 'evt_2', FIRST, NOW);
+		expect(checkThenAccept(scope, row.load(), 'evt_2', FIRST, NOW).duplicate).toBe(true);
 	});
 });
 
@@ -167,7 +171,7 @@ describe('eventLedger: an event counts as seen only once n8n stored its executio
 		const row = new Row();
 		checkEvent(scope, row.load(), 'evt_pending', FIRST, NOW, OPEN);
 		// Another event of the same process is stored and saved while the first is pending.
-		row.save(claimEvent(scope, row.load(), 'evt_other', FIRST, NOW + 1).store);
+		row.save(checkThenAccept(scope, row.load(), 'evt_other', FIRST, NOW + 1).store);
 
 		expect(row.holds('evt_other')).toBe(true);
 		expect(row.holds('evt_pending')).toBe(false);
@@ -184,8 +188,8 @@ describe('eventLedger: concurrent calls with last-write-wins saves', () => {
 		const loadedByFirst = row.load();
 		const loadedBySecond = row.load();
 
-		const first = claimEvent(scope, loadedByFirst, 'evt_1', FIRST, NOW);
-		const second = claimEvent(scope, loadedBySecond, 'evt_2', FIRST, NOW);
+		const first = checkThenAccept(scope, loadedByFirst, 'evt_1', FIRST, NOW);
+		const second = checkThenAccept(scope, loadedBySecond, 'evt_2', FIRST, NOW);
 		row.save(second.store);
 		// The first call saves last, from its stale load: its journal is the process's live copy.
 		row.save(first.store);
@@ -198,43 +202,45 @@ describe('eventLedger: concurrent calls with last-write-wins saves', () => {
 		const row = new Row();
 		const loadedByA = row.load();
 		const loadedByB = row.load();
-		const onA = claimEvent(a, loadedByA, 'evt_a', FIRST, NOW);
-		const onB = claimEvent(b, loadedByB, 'evt_b', FIRST, NOW);
+		const onA = checkThenAccept(a, loadedByA, 'evt_a', FIRST, NOW);
+		const onB = checkThenAccept(b, loadedByB, 'evt_b', FIRST, NOW);
 		row.save(onB.store);
 		row.save(onA.store);
 		expect(row.holds('evt_a')).toBe(true);
 		expect(row.holds('evt_b')).toBe(false);
 
 		// B's next call, even a duplicate, puts back what the row lacks.
-		const replayOnB = claimEvent(b, row.load(), 'evt_b', RETRY, NOW + 1);
+		const replayOnB = checkThenAccept(b, row.load(), 'evt_b', RETRY, NOW + 1);
 		row.save(replayOnB.store);
 
 		expect(replayOnB.duplicate).toBe(true);
 		expect(row.holds('evt_a', 'evt_b')).toBe(true);
 		// Now a re-delivery on A, or on a restarted process, is caught from the row alone.
-		expect(claimEvent(a, row.load(), 'evt_b', RETRY, NOW + 10).duplicate).toBe(true);
-		expect(claimEvent(newProcess(), row.load(), 'evt_a', RETRY, NOW + 10).duplicate).toBe(true);
+		expect(checkThenAccept(a, row.load(), 'evt_b', RETRY, NOW + 10).duplicate).toBe(true);
+		expect(checkThenAccept(newProcess(), row.load(), 'evt_a', RETRY, NOW + 10).duplicate).toBe(
+			true,
+		);
 	});
 
 	test('merging keeps the later expiry of an entry seen on both sides, and nothing is written when the row holds it all', () => {
 		const [a, b] = [newProcess(), newProcess()];
 		const row = new Row();
-		row.save(claimEvent(a, row.load(), 'evt_1', FIRST, NOW).store);
+		row.save(checkThenAccept(a, row.load(), 'evt_1', FIRST, NOW).store);
 		// B sees the retry (its entry now lasts longer) but its save is lost.
-		claimEvent(b, row.load(), 'evt_1', RETRY, NOW + 15);
+		checkThenAccept(b, row.load(), 'evt_1', RETRY, NOW + 15);
 
-		const onB = claimEvent(b, row.load(), 'evt_2', FIRST, NOW + 16);
+		const onB = checkThenAccept(b, row.load(), 'evt_2', FIRST, NOW + 16);
 		row.save(onB.store);
 
 		expect(row.entries().get(fingerprint('evt_1'))).toBe(NOW + 15 + journalSeconds(RETRY));
 		expect(row.holds('evt_2')).toBe(true);
 		// A repeat that extends nothing, on a process whose journal the row holds, writes nothing.
-		expect(claimEvent(b, row.load(), 'evt_1', RETRY, NOW + 15)).toEqual({
+		expect(checkThenAccept(b, row.load(), 'evt_1', RETRY, NOW + 15)).toEqual({
 			duplicate: true,
 			store: undefined,
 		});
 		// A's journal lacked B's entries: it takes them in, and finds nothing the row lacks.
-		expect(claimEvent(a, row.load(), 'evt_1', RETRY, NOW + 15).duplicate).toBe(true);
+		expect(checkThenAccept(a, row.load(), 'evt_1', RETRY, NOW + 15).duplicate).toBe(true);
 	});
 });
 
@@ -242,12 +248,16 @@ describe('eventLedger: bounds and expiry', () => {
 	test('a journal entry lasts until its next retry can no longer come; after that only the accepting process knows the id', () => {
 		const row = new Row();
 		const accepting = newProcess();
-		row.save(claimEvent(accepting, row.load(), 'evt_1', FIRST, NOW).store);
+		row.save(checkThenAccept(accepting, row.load(), 'evt_1', FIRST, NOW).store);
 		const expires = NOW + journalSeconds(FIRST);
 
-		expect(claimEvent(newProcess(), row.load(), 'evt_1', RETRY, expires - 1).duplicate).toBe(true);
-		expect(claimEvent(newProcess(), row.load(), 'evt_1', RETRY, expires).duplicate).toBe(false);
-		expect(claimEvent(accepting, row.load(), 'evt_1', 3, expires + 60).duplicate).toBe(true);
+		expect(checkThenAccept(newProcess(), row.load(), 'evt_1', RETRY, expires - 1).duplicate).toBe(
+			true,
+		);
+		expect(checkThenAccept(newProcess(), row.load(), 'evt_1', RETRY, expires).duplicate).toBe(
+			false,
+		);
+		expect(checkThenAccept(accepting, row.load(), 'evt_1', 3, expires + 60).duplicate).toBe(true);
 	});
 
 	test("journal entries cover the contract's next attempt (retry gap + 5 s) with slack, and memory the whole horizon", () => {
@@ -257,11 +267,11 @@ describe('eventLedger: bounds and expiry', () => {
 		const lastAttempt = 10 + 60 + 600 + 3600 + 21600 + 6 * 5;
 		expect(DEDUPE_HORIZON_SECONDS).toBeGreaterThan(lastAttempt);
 		const scope = newProcess();
-		claimEvent(scope, {} as StoredDedupe, 'evt_old', FIRST, NOW - DEDUPE_HORIZON_SECONDS + 1);
-		expect(claimEvent(scope, { recent: {} }, 'evt_old', 6, NOW).duplicate).toBe(true);
+		checkThenAccept(scope, {} as StoredDedupe, 'evt_old', FIRST, NOW - DEDUPE_HORIZON_SECONDS + 1);
+		expect(checkThenAccept(scope, { recent: {} }, 'evt_old', 6, NOW).duplicate).toBe(true);
 		// Past the horizon, and past the journal entry the repeat made (attempt 6: journalSeconds(6)).
 		const later = NOW + journalSeconds(6) + 1;
-		expect(claimEvent(scope, { recent: {} }, 'evt_old', 6, later).duplicate).toBe(false);
+		expect(checkThenAccept(scope, { recent: {} }, 'evt_old', 6, later).duplicate).toBe(false);
 	});
 
 	test('at most JOURNAL_MAX_IDS entries are stored, those expiring first dropped first', () => {
@@ -270,7 +280,9 @@ describe('eventLedger: bounds and expiry', () => {
 		for (let i = 0; i < JOURNAL_MAX_IDS + 10; i++) {
 			// a few retries among them: their entries last longer and are kept
 			const attempt = i < 5 ? RETRY : FIRST;
-			row.save(claimEvent(scope, row.load(), `evt_${i}`, attempt, NOW + Math.floor(i / 100)).store);
+			row.save(
+				checkThenAccept(scope, row.load(), `evt_${i}`, attempt, NOW + Math.floor(i / 100)).store,
+			);
 		}
 
 		expect(row.entries().size).toBe(JOURNAL_MAX_IDS);
@@ -283,19 +295,19 @@ describe('eventLedger: bounds and expiry', () => {
 	test('one process remembers at most MEMORY_MAX_IDS ids, the oldest forgotten first', () => {
 		const scope = newProcess();
 		for (let i = 0; i <= MEMORY_MAX_IDS; i++)
-			claimEvent(scope, { recent: {} }, `evt_${i}`, FIRST, NOW);
+			checkThenAccept(scope, { recent: {} }, `evt_${i}`, FIRST, NOW);
 
-		expect(claimEvent(scope, { recent: {} }, 'evt_1', FIRST, NOW).duplicate).toBe(true);
-		expect(claimEvent(scope, { recent: {} }, 'evt_0', FIRST, NOW).duplicate).toBe(false);
+		expect(checkThenAccept(scope, { recent: {} }, 'evt_1', FIRST, NOW).duplicate).toBe(true);
+		expect(checkThenAccept(scope, { recent: {} }, 'evt_0', FIRST, NOW).duplicate).toBe(false);
 		forgetScope(scope);
 	});
 
 	test('a forgotten scope (endpoint deleted) starts from the stored journal only', () => {
 		const scope = newProcess();
-		claimEvent(scope, { recent: {} }, 'evt_1', FIRST, NOW);
+		checkThenAccept(scope, { recent: {} }, 'evt_1', FIRST, NOW);
 		forgetScope(scope);
 
-		expect(claimEvent(scope, { recent: {} }, 'evt_1', RETRY, NOW).duplicate).toBe(false);
+		expect(checkThenAccept(scope, { recent: {} }, 'evt_1', RETRY, NOW).duplicate).toBe(false);
 	});
 });
 
@@ -311,7 +323,7 @@ describe('eventLedger: the cost of a claim does not grow with the ids remembered
 		const start = NOW - 7 * 3600;
 		for (let i = 0; i < count; i++) {
 			const at = start + Math.floor((i * 6 * 3600) / count);
-			row.save(claimEvent(scope, row.load(), `evt_old_${count}_${i}`, FIRST, at).store);
+			row.save(checkThenAccept(scope, row.load(), `evt_old_${count}_${i}`, FIRST, at).store);
 		}
 		return { scope, row };
 	}
@@ -330,7 +342,13 @@ describe('eventLedger: the cost of a claim does not grow with the ids remembered
 				let written = 0;
 				const started = performance.now();
 				for (let i = b * BATCH; i < (b + 1) * BATCH; i++) {
-					const claim = claimEvent(scope, row.load(), fresh[i], FIRST, NOW + Math.floor(i / 200));
+					const claim = checkThenAccept(
+						scope,
+						row.load(),
+						fresh[i],
+						FIRST,
+						NOW + Math.floor(i / 200),
+					);
 					row.save(claim.store);
 					written += JSON.stringify(claim.store ?? {}).length;
 				}

@@ -215,6 +215,41 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(await restarted.runExecution(stored[0], { recovered: true })).toEqual([]);
 	});
 
+	test('an execution that ran to its end makes the retry of its event a duplicate after a restart, though its call saved no static data', async () => {
+		const shared = await cluster();
+		const killed = await shared.start();
+		const [event] = events(1);
+		// n8n stores the execution and runs it to its end, then is killed before the call's own save
+		// (or that save fails: n8n only logs it).
+		killed.storeExecution = async (items) => {
+			expect(await killed.runExecution(items)).toHaveLength(1);
+			throw new Error('n8n was killed');
+		};
+		await deliver(killed, shared.secret, event, 1);
+		expect(storedIds(shared, [event])).toEqual([event.id]);
+
+		const restarted = await shared.start();
+		expect(bodyOf(await deliver(restarted, shared.secret, event, 2)).reason).toBe('duplicate');
+		expect(executions(restarted)).toBe(0);
+	});
+
+	test('an execution run by a process that did not receive its call (a queue-mode worker) leaves static data as it is', async () => {
+		const shared = await cluster();
+		const processor = await shared.start();
+		const [event] = events(1);
+		let items: INodeExecutionData[] = [];
+		processor.storeExecution = (stored) => {
+			items = stored;
+			throw new Error('n8n was killed');
+		};
+		await deliver(processor, shared.secret, event, 1);
+		const before = structuredClone(shared.store.data);
+
+		const worker = await shared.start();
+		expect(await worker.runExecution(items)).toHaveLength(1);
+		expect(shared.store.data).toEqual(before);
+	});
+
 	test('while the editor listens for a test event, the test run and the production run each get the event, in either order', async () => {
 		const shared = await cluster();
 		const process = await shared.start();

@@ -3,10 +3,11 @@
  * event id"), answered without ever losing an event: an id counts as run only once n8n has stored its
  * execution. It keeps, per endpoint, the ids this process accepted (memory, for the retry horizon) and
  * a journal of fingerprints in static data (eventJournal.ts, for a restarted process and the other
- * webhook processors), saved in order (saveOrder.ts); and, per trigger node, which execution of this
- * process claimed each event (n8n 2.41's re-runs of killed executions). receiveDelivery asks
- * decideEvent; the trigger's execute() asks passUnclaimedItems. docs/triggers.md explains the design,
- * what it guarantees and the cases it does not cover.
+ * webhook processors), saved in order (saveOrder.ts) by the webhook call and again by the execution
+ * itself; and, per trigger node, which execution of this process claimed each event (n8n 2.41's
+ * re-runs of killed executions). receiveDelivery asks decideEvent; the trigger's execute() asks
+ * passUnclaimedItems. docs/triggers.md explains the design, what it guarantees per mode and the cases
+ * it does not cover.
  */
 
 import type {
@@ -18,7 +19,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { EndpointRecord } from './endpointStore';
-import { readJournal, writeJournal } from './endpointStore';
+import { readEndpoints, readJournal, writeJournal } from './endpointStore';
 import type { JournalSegments } from './eventJournal';
 import { EventJournal, fingerprint } from './eventJournal';
 import { eventIdOfItem } from '../leadEvents/event';
@@ -27,7 +28,10 @@ import { DEFER_AFTER_WAIT_MS, waitForEarlierSaves } from './saveOrder';
 /** The service stops retrying about 7 h 11 min after the first attempt (§10); ids are remembered 8 h. */
 export const DEDUPE_HORIZON_SECONDS = 8 * 3600;
 
-/** Ids one process remembers per endpoint (about 5 MB; 8 h at up to 1.7 events a second). */
+/**
+ * Ids one process remembers per map: accepted and pending ids per endpoint, claimed ids per trigger
+ * node (about 5 MB each when full; 8 h at up to 1.7 events a second).
+ */
 export const MEMORY_MAX_IDS = 50_000;
 
 /** Journal entries kept in static data per endpoint (8 characters each: about 32 kB). */
@@ -40,7 +44,10 @@ const ANSWER_SECONDS = 5;
 /** Beyond the contract's gap: time for the service's own delays and for a webhook processor to restart. */
 export const JOURNAL_SLACK_SECONDS = 45;
 
-/** Endpoints (workflow x node x endpoint) remembered in memory by one process. */
+/**
+ * Endpoints (workflow x node x endpoint) whose ids one process remembers, and as many trigger nodes
+ * (workflow x node) whose claims it remembers; the least recently used goes first.
+ */
 const MAX_MEMORY_SCOPES = 20;
 
 /** How long an event accepted (or seen again) at `attempt` stays in the journal. */
@@ -57,6 +64,8 @@ export function journalSeconds(attempt: number | undefined): number {
 interface PendingEvent {
 	since: number;
 	response: { writableEnded: boolean };
+	/** CM-Delivery-Attempt of the call, for the journal entry the execution writes (recordRun). */
+	attempt: number | undefined;
 }
 
 /**
@@ -107,18 +116,21 @@ export interface StoredDedupe {
 
 export type Verdict = 'new' | 'duplicate' | 'in progress';
 
-export interface CheckResult {
-	/**
-	 * `new`: run it, and call acceptEvent once n8n has stored the execution; `duplicate`: an attempt of
-	 * it was accepted; `in progress`: an earlier attempt is still being stored by this process.
-	 */
-	verdict: Verdict;
-	/**
-	 * The journal to put into static data, or undefined when the stored one already holds every live
-	 * entry. It is this process's live copy: later calls keep adding to it.
-	 */
-	store: JournalSegments | undefined;
-}
+/**
+ * `new`: run it, and call acceptEvent once n8n has stored the execution. `duplicate`: this process
+ * accepted it, an execution of this process claimed it, or (for a retry) the journal holds its
+ * fingerprint. `in progress`: an earlier attempt is still being stored by this process; nothing to save.
+ */
+export type CheckResult =
+	| {
+			verdict: 'new' | 'duplicate';
+			/**
+			 * The journal to put into static data, or undefined when the stored one already holds every
+			 * live entry. It is this process's live copy: later calls keep adding to it.
+			 */
+			store: JournalSegments | undefined;
+	  }
+	| { verdict: 'in progress' };
 
 /** Pending events older than this are dropped from memory (their retries have long run or stopped). */
 const PENDING_FORGET_SECONDS = 3600;
@@ -153,7 +165,7 @@ export function checkEvent(
 
 	const print = fingerprint(eventId);
 	const mayBeRetry = attempt === undefined || attempt > 1;
-	const claimed = nodeScope !== undefined && claims.get(nodeScope)?.has(eventId) === true;
+	const claimed = nodeScope !== undefined && claimsOf(nodeScope, nowSeconds).has(eventId);
 	const ran = known.accepted.has(eventId) || claimed;
 	if (ran || (mayBeRetry && known.journal.has(print, nowSeconds))) {
 		// A repeat extends its entry to cover the attempt after it.
@@ -161,17 +173,16 @@ export function checkEvent(
 		known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
 		return { verdict: 'duplicate', store: changed ? known.journal.segments : undefined };
 	}
-	const store = changed ? known.journal.segments : undefined;
 	const earlier = known.pending.get(eventId);
 	if (
 		earlier !== undefined &&
 		!earlier.response.writableEnded &&
 		earlier.since > nowSeconds - PENDING_STALE_SECONDS
 	)
-		return { verdict: 'in progress', store };
+		return { verdict: 'in progress' };
 	known.pending.delete(eventId);
-	known.pending.set(eventId, { since: nowSeconds, response });
-	return { verdict: 'new', store };
+	known.pending.set(eventId, { since: nowSeconds, response, attempt });
+	return { verdict: 'new', store: changed ? known.journal.segments : undefined };
 }
 
 /**
@@ -195,12 +206,31 @@ export function acceptEvent(
 	return known.journal.segments;
 }
 
+/** An execution of this process that claimed an event's items, and when (unix seconds). */
+interface Claim {
+	executionId: string;
+	at: number;
+}
+
 /**
- * Per trigger node (workflow x node, whatever the endpoint): event id -> the execution of this process
- * that claimed its items. Keyed by node because an execution n8n re-runs carries no static data, so no
- * endpoint.
+ * Per trigger node (workflow x node, whatever the endpoint): event id -> the claim on its items, in
+ * claim order. Keyed by node because an execution n8n re-runs carries no static data, so no endpoint.
+ * Claims are forgotten after DEDUPE_HORIZON_SECONDS, as accepted ids are.
  */
-const claims = new Map<string, Map<string, string>>();
+const claims = new Map<string, Map<string, Claim>>();
+
+/** The claims of a node, most recently used, without those beyond the horizon. */
+function claimsOf(nodeScope: string, nowSeconds: number): Map<string, Claim> {
+	const found = claims.get(nodeScope) ?? new Map<string, Claim>();
+	claims.delete(nodeScope);
+	claims.set(nodeScope, found);
+	if (claims.size > MAX_MEMORY_SCOPES) claims.delete(claims.keys().next().value as string);
+	for (const [id, { at }] of found) {
+		if (at >= nowSeconds - DEDUPE_HORIZON_SECONDS && found.size <= MEMORY_MAX_IDS) break;
+		found.delete(id);
+	}
+	return found;
+}
 
 /**
  * The claims' key of a node, or undefined in a test run (the editor's "Listen for test event", mode
@@ -215,16 +245,53 @@ export function claimScope(this: IExecuteFunctions | IWebhookFunctions): string 
  * Claims `eventId`'s items for the execution `executionId` of this process. False when another
  * execution claimed them first (passUnclaimedItems says when that happens).
  */
-export function claimRun(nodeScope: string, eventId: string, executionId: string): boolean {
-	const found = claims.get(nodeScope) ?? new Map<string, string>();
-	claims.delete(nodeScope);
-	claims.set(nodeScope, found);
-	if (claims.size > MAX_MEMORY_SCOPES) claims.delete(claims.keys().next().value as string);
+export function claimRun(
+	nodeScope: string,
+	eventId: string,
+	executionId: string,
+	nowSeconds: number,
+): boolean {
+	const found = claimsOf(nodeScope, nowSeconds);
 	const claimed = found.get(eventId);
-	if (claimed !== undefined) return claimed === executionId;
-	found.set(eventId, executionId);
+	if (claimed !== undefined) return claimed.executionId === executionId;
+	found.set(eventId, { executionId, at: nowSeconds });
 	if (found.size > MEMORY_MAX_IDS) found.delete(found.keys().next().value as string);
 	return true;
+}
+
+/** The endpoint scope of `nodeScope` whose calls this process handed `eventId` over, if any. */
+function scopeHolding(nodeScope: string, eventId: string): string | undefined {
+	for (const [scope, known] of memory)
+		if (
+			scope.startsWith(`${nodeScope}\u0000`) &&
+			(known.pending.has(eventId) || known.accepted.has(eventId))
+		)
+			return scope;
+	return undefined;
+}
+
+/**
+ * Marks `eventId` accepted and puts this process's live journal into the execution's static data,
+ * which n8n saves when the execution ends, before it stores the execution's final status (n8n 2.8.4
+ * and 2.41.3, hook `workflowExecuteAfter`). So a run that n8n counts as done is in the journal even
+ * when the webhook call's own save was lost (a kill before it, or a save n8n only logged as failed).
+ * Only in the process that received the call, and only into static data that holds the endpoint: a
+ * worker in queue mode or a re-run from a snapshot would otherwise overwrite the endpoint's record
+ * with an older or an empty copy.
+ */
+function recordRun(
+	staticData: IDataObject,
+	nodeScope: string,
+	eventId: string,
+	nowSeconds: number,
+): void {
+	const scope = scopeHolding(nodeScope, eventId);
+	if (scope === undefined) return;
+	const endpointId = scope.slice(nodeScope.length + 1);
+	const endpoint = readEndpoints(staticData).find((record) => record.id === endpointId);
+	if (endpoint === undefined) return;
+	const attempt = memoryFor(scope).pending.get(eventId)?.attempt;
+	writeJournal(staticData, endpoint.url, acceptEvent(scope, eventId, attempt, nowSeconds));
 }
 
 /**
@@ -277,18 +344,24 @@ export async function decideEvent(
 
 /**
  * The trigger's step in an execution of its workflow: its items pass through, claimed for this
- * execution. An item whose event another execution of this process claimed first goes no further: n8n
- * 2.41 re-runs at start the executions a kill left stored (EnqueuedExecutionRecoveryService), whose
- * webhook call never saved the journal, and the service's retry of such an event can start a second.
+ * execution and recorded in the journal the execution saves (recordRun). An item whose event another
+ * execution of this process claimed first goes no further: n8n 2.41 re-runs at start the executions a
+ * kill left stored (EnqueuedExecutionRecoveryService), whose webhook call never saved the journal, and
+ * the service's retry of such an event can start a second.
  */
 export function passUnclaimedItems(this: IExecuteFunctions): INodeExecutionData[] {
 	const scope = claimScope.call(this);
 	const items = this.getInputData();
 	if (scope === undefined) return items;
 	const executionId = this.getExecutionId();
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const staticData = this.getWorkflowStaticData('node');
 	return items.filter((item) => {
 		const eventId = eventIdOfItem(item.json);
-		return eventId === undefined || claimRun(scope, eventId, executionId);
+		if (eventId === undefined) return true;
+		if (!claimRun(scope, eventId, executionId, nowSeconds)) return false;
+		recordRun(staticData, scope, eventId, nowSeconds);
+		return true;
 	});
 }
 

@@ -10,6 +10,7 @@
 // acknowledged) or ran more than 1 % of the events to success twice (a killed run n8n re-ran counts
 // once); prints the duplicates beside the Webhook node's, each with its attempts and executions, and
 // n8n's start-up 200s apart (docs/triggers.md, "Faults"). The two releases run one after the other (`-- --side-by-side`: at once).
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,7 +77,12 @@ const STARTING_KILLS = plan('E2E_FAULTS_STARTING_KILLS', 1);
 /** Each lock, too, comes once n8n has served SERVING_SECONDS: a stall of a running n8n. */
 const LOCKS_AT = plan('E2E_FAULTS_LOCKS', [24], secondsList);
 const LOCK_SECONDS = 6;
-for (const value of [RATE, STREAM_SECONDS, STARTING_KILLS, ...KILLS_AT, ...LOCKS_AT])
+/**
+ * Busy loops beside n8n from the stream's start until the service is done: a slow host on purpose, where
+ * n8n restarts in tens of seconds and answers late after a start (0: none).
+ */
+const BUSY_LOOPS = plan('E2E_FAULTS_BUSY_LOOPS', 1);
+for (const value of [RATE, STREAM_SECONDS, STARTING_KILLS, BUSY_LOOPS, ...KILLS_AT, ...LOCKS_AT])
 	if (!Number.isFinite(value) || value < 0)
 		throw new Error(`E2E_FAULTS_*: ${value} is not a number of seconds or leads a second`);
 
@@ -157,10 +163,21 @@ async function lockDatabase(userFolder, ms) {
 	await new Promise((resolve) => db.close(resolve));
 }
 
+/** Starts `count` processes that each keep one core busy; resolves to a function that ends them. */
+function busyLoops(count) {
+	const loops = Array.from({ length: count }, () =>
+		spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+	);
+	return () => {
+		for (const loop of loops) loop.kill('SIGKILL');
+	};
+}
+
 /** When the stream of events started: the failure messages count seconds from it. */
 let t0Ms = Date.now();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-faults-'));
 const stoppers = [];
+let endBusyLoops = () => {};
 let failed = false;
 
 try {
@@ -249,6 +266,8 @@ try {
 		async () => {
 			const t0 = Date.now();
 			t0Ms = t0;
+			endBusyLoops = busyLoops(BUSY_LOOPS);
+			stoppers.push(endBusyLoops);
 			const at = (s) => sleep(Math.max(0, t0 + s * 1000 - Date.now()));
 			const faults = [];
 			const restarts = [];
@@ -339,6 +358,7 @@ try {
 				RATE * STREAM_SECONDS,
 				{ receiverUp: () => answersReady(baseUrl) },
 			);
+			endBusyLoops();
 			return Object.assign(entries, { detail: `${entries.length} attempts` });
 		},
 	);

@@ -18,12 +18,22 @@ export const FAULT_TWICE_SHARE = 0.05;
 export const KILLED_TWICE_SHARE = 0.01;
 
 /**
- * The retry schedule of the fault checks: the service's (10 s, 1 min, 10 min, 1 h, 6 h) compressed. The
- * last gap outlasts an n8n restart on a CPU-starved machine: the service gives up only after hours, so a
- * check that ran out of attempts first would count a slow start as a loss. waitForServiceDone runs the
- * last attempts early once n8n answers ready.
+ * The retry schedule of the fault checks: the service's (10 s, 1 min, 10 min, 1 h, 6 h) compressed, then
+ * more attempts RECEIVER_DOWN_GAP_MS apart. The service retries for hours, far longer than any n8n
+ * restart, so it never runs out of attempts while n8n restarts; a check whose compressed attempts all met
+ * a stopped or starting n8n (a slow host) would count as lost what the service would still deliver. So
+ * the long gaps go on until the receiver answers, and waitForServiceDone runs them as soon as it does.
  */
-export const FAULT_RETRIES_MS = [2000, 4000, 8000, 20_000, 120_000];
+export const FAULT_RETRIES_MS = [2000, 4000, 8000, 20_000, ...Array(10).fill(120_000)];
+
+/** The gap that stands for the service's hours: waitForServiceDone does not wait it out. */
+const RECEIVER_DOWN_GAP_MS = 120_000;
+
+/** The first attempt whose gap before it is a long one. */
+const FIRST_LONG_ATTEMPT = 2 + FAULT_RETRIES_MS.indexOf(RECEIVER_DOWN_GAP_MS);
+
+/** Between two early runs of the long gaps' attempts, so that a struggling n8n is not flooded. */
+const RETRY_NOW_EVERY_MS = 10_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,18 +44,20 @@ export function eventIdsIn(text) {
 
 /**
  * Waits until the service stopped delivering `events` events to each endpoint: every one logged, and
- * either acknowledged or out of attempts. With `receiverUp`, once every open event waits only for its
- * last attempt and the receiver answers ready, the sandbox runs those attempts now: the last gap stands
- * for the service's hours, which outlast any restart. Returns the delivery log entries of these endpoints.
+ * either acknowledged or out of attempts. With `receiverUp`, once every open event waits for an attempt
+ * after a long gap and the receiver answers ready, the sandbox runs those attempts now (at most every
+ * 10 s): the long gaps stand for the service's hours, which outlast any restart. Returns the delivery
+ * log entries of these endpoints.
  */
 export async function waitForServiceDone(
 	sandbox,
 	endpointIds,
 	events,
-	{ timeoutMs = 240_000, receiverUp } = {},
+	{ timeoutMs = 360_000, receiverUp } = {},
 ) {
 	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
 	const deadline = Date.now() + timeoutMs;
+	let retriedAt = 0;
 	for (;;) {
 		const log = (await sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
 			(d) => endpointIds.includes(d.endpoint_id) && d.type === 'lead.created',
@@ -67,10 +79,13 @@ export async function waitForServiceDone(
 		if (
 			receiverUp !== undefined &&
 			unlogged === 0 &&
-			waiting.every((s) => s.attempts === lastAttempt - 1) &&
+			Date.now() - retriedAt >= RETRY_NOW_EVERY_MS &&
+			waiting.every((s) => s.attempts + 1 >= FIRST_LONG_ATTEMPT) &&
 			(await receiverUp())
-		)
+		) {
 			await sandbox.client.control('POST', '/_sandbox/deliveries/retry-now');
+			retriedAt = Date.now();
+		}
 		await sleep(1000);
 	}
 }
