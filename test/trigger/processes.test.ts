@@ -233,6 +233,16 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(executions(restarted)).toBe(0);
 	});
 
+	test("a retry from n8n's Executions list (mode retry) passes the event on again", async () => {
+		const shared = await cluster();
+		const process = await shared.start();
+		const [event] = events(1);
+		expect(bodyOf(await deliver(process, shared.secret, event, 1)).reason).toBe('new event');
+		const items = process.deliveries.at(-1)?.items ?? [];
+		expect(await process.runExecution(items)).toHaveLength(1);
+		expect(await process.runExecution(items, { mode: 'retry' })).toHaveLength(1);
+	});
+
 	test('an execution run by a process that did not receive its call (a queue-mode worker) leaves static data as it is', async () => {
 		const shared = await cluster();
 		const processor = await shared.start();

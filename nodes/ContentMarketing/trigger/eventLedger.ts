@@ -233,11 +233,13 @@ function claimsOf(nodeScope: string, nowSeconds: number): Map<string, Claim> {
 }
 
 /**
- * The claims' key of a node, or undefined in a test run (the editor's "Listen for test event", mode
- * `manual`): a test run gets every event its production runs get, and they get every event it gets.
+ * The claims' key of a node, or undefined where items pass unclaimed: a test run (the editor's "Listen
+ * for test event", mode `manual`) gets every event its production runs get, and they get every event
+ * it gets; a retry from n8n's Executions list (mode `retry`) runs the trigger's step again on purpose.
  */
 export function claimScope(this: IExecuteFunctions | IWebhookFunctions): string | undefined {
-	if (this.getMode() === 'manual') return undefined;
+	const mode = this.getMode();
+	if (mode === 'manual' || mode === 'retry') return undefined;
 	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
 }
 
