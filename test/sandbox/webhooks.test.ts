@@ -384,6 +384,24 @@ describe('Events: retries and endpoint status (contract §10, shortened schedule
 		});
 	});
 
+	test('POST /_sandbox/deliveries/retry-now with max runs only that many, the earliest due first', async () => {
+		await sandbox.config({ webhook_retry_delays_ms: [60_000] });
+		receiver.answer = () => ({ status: 500 });
+		await createEndpoint({ url: receiver.url('/paced'), events: ['lead.created'] });
+		await sandbox.createLead();
+		await waitForCount('/paced', 1);
+		await sandbox.createLead();
+		const firsts = await waitForCount('/paced', 2);
+		await sleep(100);
+		expect(
+			(await sandbox.control.call('POST', '/_sandbox/deliveries/retry-now', { json: { max: 1 } }))
+				.body,
+		).toEqual({ retried: 1 });
+		const attempts = await waitForCount('/paced', 3);
+		expect(attempts[2].headers['cm-event-id']).toBe(firsts[0].headers['cm-event-id']);
+		expect(attempts[2].headers['cm-delivery-attempt']).toBe('2');
+	});
+
 	test('webhook fault ignore_answers: a lost acknowledgement makes the same event arrive again', async () => {
 		await sandbox.config({ webhook_retry_delays_ms: [50, 50] });
 		expect(

@@ -1,7 +1,14 @@
 // /_sandbox: what the sandbox saw and sent (docs/api-contract.md §13).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { controlRoute } from '../route';
 import type { Sandbox } from '../sandbox';
+
+/** `max`: run at most this many retries, the earliest due first (a check pacing its early retries). */
+const retryNowSchema = z
+	.object({ max: z.number().int().min(1).optional() })
+	.strict()
+	.optional();
 
 export function registerLogControl(app: FastifyInstance, sandbox: Sandbox): void {
 	const logs = {
@@ -23,6 +30,7 @@ export function registerLogControl(app: FastifyInstance, sandbox: Sandbox): void
 	controlRoute(app, {
 		method: 'POST',
 		url: '/_sandbox/deliveries/retry-now',
-		handler: () => ({ retried: sandbox.webhooks.retryNow() }),
+		body: retryNowSchema,
+		handler: ({ body }) => ({ retried: sandbox.webhooks.retryNow(body?.max) }),
 	});
 }

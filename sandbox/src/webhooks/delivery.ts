@@ -40,7 +40,10 @@ export const USER_AGENT = 'ContentMarketing-Webhooks/1.0';
 
 export class WebhookDispatcher {
 	/** Scheduled attempts: timer -> its attempt number and what it runs. */
-	private readonly timers = new Map<NodeJS.Timeout, { attempt: number; run: () => void }>();
+	private readonly timers = new Map<
+		NodeJS.Timeout,
+		{ attempt: number; dueAt: number; run: () => void }
+	>();
 	private readonly inFlight = new Set<AbortController>();
 	/** Bumped by cancelAll; attempts of an older generation leave no trace. */
 	private generation = 0;
@@ -72,11 +75,14 @@ export class WebhookDispatcher {
 	}
 
 	/**
-	 * Runs every scheduled retry now (a check's stand-in for the contract's long last gaps, once it knows
-	 * the receiver is up again) and answers how many.
+	 * Runs every scheduled retry now, or the `max` due first (a check's stand-in for the contract's long
+	 * gaps, once it knows the receiver is up again), and answers how many.
 	 */
-	retryNow(): number {
-		const due = [...this.timers].filter(([, scheduled]) => scheduled.attempt > 1);
+	retryNow(max = Number.POSITIVE_INFINITY): number {
+		const due = [...this.timers]
+			.filter(([, scheduled]) => scheduled.attempt > 1)
+			.sort(([, a], [, b]) => a.dueAt - b.dueAt)
+			.slice(0, max);
 		for (const [timer, scheduled] of due) {
 			clearTimeout(timer);
 			this.timers.delete(timer);
@@ -121,7 +127,7 @@ export class WebhookDispatcher {
 			run();
 		}, delayMs);
 		timer.unref();
-		this.timers.set(timer, { attempt, run });
+		this.timers.set(timer, { attempt, dueAt: Date.now() + delayMs, run });
 	}
 
 	private async run(

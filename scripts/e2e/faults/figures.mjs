@@ -32,8 +32,12 @@ const RECEIVER_DOWN_GAP_MS = 120_000;
 /** The first attempt whose gap before it is a long one. */
 const FIRST_LONG_ATTEMPT = 2 + FAULT_RETRIES_MS.indexOf(RECEIVER_DOWN_GAP_MS);
 
-/** Between two early runs of the long gaps' attempts, so that a struggling n8n is not flooded. */
-const RETRY_NOW_EVERY_MS = 10_000;
+/**
+ * The long gaps' attempts run early at most this many a second: the service's retries of a burst are
+ * spread over its gaps, so a check that sent them all at once would flood a restarted n8n until none is
+ * answered within 5 s.
+ */
+const EARLY_RETRIES_PER_SECOND = 20;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,9 +49,9 @@ export function eventIdsIn(text) {
 /**
  * Waits until the service stopped delivering `events` events to each endpoint: every one logged, and
  * either acknowledged or out of attempts. With `receiverUp`, once every open event waits for an attempt
- * after a long gap and the receiver answers ready, the sandbox runs those attempts now (at most every
- * 10 s): the long gaps stand for the service's hours, which outlast any restart. Returns the delivery
- * log entries of these endpoints.
+ * after a long gap and the receiver answers ready, the sandbox runs those attempts early, 20 a second:
+ * the long gaps stand for the service's hours, which outlast any restart. Returns the delivery log
+ * entries of these endpoints.
  */
 export async function waitForServiceDone(
 	sandbox,
@@ -57,7 +61,6 @@ export async function waitForServiceDone(
 ) {
 	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
 	const deadline = Date.now() + timeoutMs;
-	let retriedAt = 0;
 	for (;;) {
 		const log = (await sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
 			(d) => endpointIds.includes(d.endpoint_id) && d.type === 'lead.created',
@@ -79,13 +82,12 @@ export async function waitForServiceDone(
 		if (
 			receiverUp !== undefined &&
 			unlogged === 0 &&
-			Date.now() - retriedAt >= RETRY_NOW_EVERY_MS &&
 			waiting.every((s) => s.attempts + 1 >= FIRST_LONG_ATTEMPT) &&
 			(await receiverUp())
-		) {
-			await sandbox.client.control('POST', '/_sandbox/deliveries/retry-now');
-			retriedAt = Date.now();
-		}
+		)
+			await sandbox.client.control('POST', '/_sandbox/deliveries/retry-now', {
+				max: EARLY_RETRIES_PER_SECOND,
+			});
 		await sleep(1000);
 	}
 }
