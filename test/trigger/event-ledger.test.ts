@@ -147,6 +147,19 @@ describe('eventLedger: an event counts as seen only once n8n stored its executio
 		expect(row.holds('evt_1')).toBe(true);
 	});
 
+	test('retries answered "in progress" move the schedule on: the entry made once stored covers the attempt after the latest', () => {
+		const scope = newProcess();
+		const row = new Row();
+		expect(checkEvent(scope, row.load(), 'evt_1', FIRST, NOW, OPEN).verdict).toBe('new');
+		expect(checkEvent(scope, row.load(), 'evt_1', 4, NOW + 20, OPEN).verdict).toBe('in progress');
+		row.save(acceptEvent(scope, 'evt_1', FIRST, NOW + 30));
+
+		// After a restart, attempt 5 comes long after an attempt 1's entry would have expired.
+		const fifth = NOW + 30 + journalSeconds(FIRST) + 60;
+		expect(fifth).toBeLessThan(NOW + 30 + journalSeconds(4));
+		expect(checkEvent(newProcess(), row.load(), 'evt_1', 5, fifth, OPEN).verdict).toBe('duplicate');
+	});
+
 	test('when n8n answered without storing the execution, the retry runs the event', () => {
 		const scope = newProcess();
 		const row = new Row();

@@ -195,6 +195,28 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		expect(executions(again)).toBe(0);
 	});
 
+	test('a killed execution n8n re-ran is saved by the next call, so its retry is a duplicate after one more kill', async () => {
+		const shared = await cluster();
+		const killed = await shared.start();
+		const [recovered, later] = events(2);
+		const stored: INodeExecutionData[][] = [];
+		killed.storeExecution = (items) => {
+			stored.push(items);
+			throw new Error('n8n was killed');
+		};
+		await deliver(killed, shared.secret, recovered, 1);
+
+		// The restarted process re-runs it (no static data), serves another event, and is killed again.
+		const restarted = await shared.start();
+		expect(await restarted.runExecution(stored[0], { recovered: true })).toHaveLength(1);
+		expect(bodyOf(await deliver(restarted, shared.secret, later, 1)).reason).toBe('new event');
+		expect(storedIds(shared, [recovered])).toEqual([recovered.id]);
+
+		const again = await shared.start();
+		expect(bodyOf(await deliver(again, shared.secret, recovered, 5)).reason).toBe('duplicate');
+		expect(executions(again)).toBe(0);
+	});
+
 	test('when the retry of its event runs before n8n re-runs a killed execution, the re-run passes nothing on', async () => {
 		const shared = await cluster();
 		const killed = await shared.start();

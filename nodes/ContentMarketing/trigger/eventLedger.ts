@@ -50,6 +50,14 @@ export const JOURNAL_SLACK_SECONDS = 45;
  */
 const MAX_MEMORY_SCOPES = 20;
 
+/** The attempt assumed for an event run without a call of this process: the last gap, the longest. */
+const LAST_ATTEMPT_WITH_A_GAP = RETRY_GAPS_SECONDS.length;
+
+/** The later of two attempts (CM-Delivery-Attempt), undefined when neither is known. */
+function laterAttempt(a: number | undefined, b: number | undefined): number | undefined {
+	return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
 /** How long an event accepted (or seen again) at `attempt` stays in the journal. */
 export function journalSeconds(attempt: number | undefined): number {
 	const gap = RETRY_GAPS_SECONDS[(attempt ?? 1) - 1] ?? 0;
@@ -64,7 +72,10 @@ export function journalSeconds(attempt: number | undefined): number {
 interface PendingEvent {
 	since: number;
 	response: { writableEnded: boolean };
-	/** CM-Delivery-Attempt of the call, for the journal entry the execution writes (recordRun). */
+	/**
+	 * The latest CM-Delivery-Attempt of the event seen here (its retries answered `in progress` move the
+	 * service's schedule on): the journal entry made when it is accepted must cover the attempt after it.
+	 */
 	attempt: number | undefined;
 }
 
@@ -161,6 +172,8 @@ export function checkEvent(
 	forgetOld(known.accepted, nowSeconds);
 	forgetPending(known.pending, nowSeconds);
 	let changed = known.journal.merge(stored.recent, nowSeconds);
+	if (nodeScope !== undefined)
+		changed = journalRunsWithoutCall(nodeScope, known, nowSeconds) || changed;
 	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
 
 	const print = fingerprint(eventId);
@@ -178,10 +191,16 @@ export function checkEvent(
 		earlier !== undefined &&
 		!earlier.response.writableEnded &&
 		earlier.since > nowSeconds - PENDING_STALE_SECONDS
-	)
+	) {
+		earlier.attempt = laterAttempt(earlier.attempt, attempt);
 		return { verdict: 'in progress' };
+	}
 	known.pending.delete(eventId);
-	known.pending.set(eventId, { since: nowSeconds, response, attempt });
+	known.pending.set(eventId, {
+		since: nowSeconds,
+		response,
+		attempt: laterAttempt(earlier?.attempt, attempt),
+	});
 	return { verdict: 'new', store: changed ? known.journal.segments : undefined };
 }
 
@@ -196,12 +215,13 @@ export function acceptEvent(
 	nowSeconds: number,
 ): JournalSegments {
 	const known = memoryFor(scope);
+	const latest = laterAttempt(attempt, known.pending.get(eventId)?.attempt);
 	known.pending.delete(eventId);
 	if (!known.accepted.has(eventId)) {
 		known.accepted.set(eventId, nowSeconds);
 		forgetOld(known.accepted, nowSeconds);
 	}
-	known.journal.add(fingerprint(eventId), nowSeconds + journalSeconds(attempt));
+	known.journal.add(fingerprint(eventId), nowSeconds + journalSeconds(latest));
 	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
 	return known.journal.segments;
 }
@@ -261,6 +281,45 @@ export function claimRun(
 	return true;
 }
 
+/**
+ * Per trigger node: events run in this process without a call of it (event id -> unix seconds), such as
+ * n8n 2.41's re-run of a killed execution, whose static data is the snapshot's. The next call of the
+ * node puts them into its endpoint's journal, which that call saves (checkEvent).
+ */
+const runsWithoutCall = new Map<string, Map<string, number>>();
+
+function noteRunWithoutCall(nodeScope: string, eventId: string, nowSeconds: number): void {
+	const found = runsWithoutCall.get(nodeScope) ?? new Map<string, number>();
+	runsWithoutCall.delete(nodeScope);
+	runsWithoutCall.set(nodeScope, found);
+	if (runsWithoutCall.size > MAX_MEMORY_SCOPES)
+		runsWithoutCall.delete(runsWithoutCall.keys().next().value as string);
+	found.set(eventId, nowSeconds);
+	if (found.size > MEMORY_MAX_IDS) found.delete(found.keys().next().value as string);
+}
+
+/**
+ * Moves the node's runs without a call into an endpoint's memory and journal, each entry covering the
+ * longest retry gap (their attempt is unknown); true when the journal changed.
+ */
+function journalRunsWithoutCall(
+	nodeScope: string,
+	known: ScopeMemory,
+	nowSeconds: number,
+): boolean {
+	const found = runsWithoutCall.get(nodeScope);
+	if (found === undefined) return false;
+	runsWithoutCall.delete(nodeScope);
+	let changed = false;
+	for (const [eventId, at] of found) {
+		if (at < nowSeconds - DEDUPE_HORIZON_SECONDS) continue;
+		if (!known.accepted.has(eventId)) known.accepted.set(eventId, at);
+		const expiresAt = at + journalSeconds(LAST_ATTEMPT_WITH_A_GAP);
+		changed = known.journal.add(fingerprint(eventId), expiresAt) || changed;
+	}
+	return changed;
+}
+
 /** The endpoint scope of `nodeScope` whose calls this process handed `eventId` over, if any. */
 function scopeHolding(nodeScope: string, eventId: string): string | undefined {
 	for (const [scope, known] of memory)
@@ -288,7 +347,7 @@ function recordRun(
 	nowSeconds: number,
 ): void {
 	const scope = scopeHolding(nodeScope, eventId);
-	if (scope === undefined) return;
+	if (scope === undefined) return noteRunWithoutCall(nodeScope, eventId, nowSeconds);
 	const endpointId = scope.slice(nodeScope.length + 1);
 	const endpoint = readEndpoints(staticData).find((record) => record.id === endpointId);
 	if (endpoint === undefined) return;
