@@ -101,7 +101,9 @@ async function main() {
 	} catch (error) {
 		console.error(`[walkthrough] FAILED: ${error.message}`);
 	} finally {
-		fs.rmSync(scratch, { recursive: true, force: true });
+		// WALKTHROUGH_KEEP=1: the copy stays, e.g. to time the quick loop in it
+		if (process.env.WALKTHROUGH_KEEP === '1') console.log(`[walkthrough] kept ${scratch}`);
+		else fs.rmSync(scratch, { recursive: true, force: true });
 	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
 	console.log(`[walkthrough] ${status === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);

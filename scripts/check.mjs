@@ -113,7 +113,7 @@ if (names.length === 0) {
 	for (const [name, area] of Object.entries(AREAS))
 		console.log(`  ${name.padEnd(17)} ${area.what}`);
 	console.log(
-		"\nan operation (lead:getScore): the suites that name it, its output-schema and wrong-type cases, the editor suites; before a change lands: .ci/run",
+		'\nan operation (lead:getScore): the suites that name it, its output-schema and wrong-type cases, the editor suites; before a change lands: .ci/run',
 	);
 	process.exit(0);
 }
@@ -187,8 +187,11 @@ if (withE2e) {
 	}
 }
 
-// one build for every part (each would build again otherwise)
-const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+// one build for every part (each would build again otherwise), left out when nothing changed since the last
+const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-changed'], {
+	cwd: root,
+	stdio: 'inherit',
+});
 if (built.status !== 0) process.exit(1);
 process.env.E2E_PACKAGE_BUILT = '1';
 
