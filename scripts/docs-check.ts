@@ -4,7 +4,7 @@
 // - every repository path in backticks (its first segment a top-level file or folder of the repository,
 //   no placeholder such as <resource> or *) exists;
 // - every relative Markdown link lands on a file, and its #anchor on a heading (GitHub's slug rules);
-// - README.md ≤ 15 KB, CONTRIBUTING.md ≤ 12 KB, docs/ without api-contract.md ≤ 50,000 bytes;
+// - README.md ≤ 15 KB, CONTRIBUTING.md ≤ 12 KB, docs/ without api-contract.md ≤ 50 KB (KB: 1,024 bytes);
 // - no line of README.md, CONTRIBUTING.md or docs/ carries a date (YYYY-MM-DD; an ISO timestamp such as
 //   2026-11-21T08:15:00Z in an API example is not one) or a commit hash: dated runs go to CHANGELOG.md or
 //   the commit message, and a figure in the docs sits beside the command that prints it.
@@ -21,7 +21,7 @@ export const BUDGETS: Array<{ what: string; files: (root: string) => string[]; b
 				.readdirSync(path.join(root, 'docs'))
 				.filter((name) => name !== 'api-contract.md')
 				.map((name) => `docs/${name}`),
-		bytes: 50_000,
+		bytes: 50 * 1024,
 	},
 ];
 
