@@ -136,7 +136,7 @@ function testFiles(prefixes) {
 
 /** `lead:getScore` → { area: 'lead', resource: 'lead', operation: 'getScore' }; an area alone → undefined. */
 function operationOf(name) {
-	const [resource, operation] = name.split(/[:.]/);
+	const [, operation] = name.split(/[:.]/);
 	if (!operation) return undefined;
 	const area = areaOf(name);
 	return { area, resource: area.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), operation };
