@@ -64,8 +64,8 @@ export class ContentMarketingApi implements ICredentialType {
 			placeholder: 'e.g. https://api.content-marketing.example',
 			description: 'Address of the API as shown in your console, without /v1',
 			// n8n's credential tester shows its own text for a request that gets no answer (see `test`); the
-			// hint, shown under the field, says what that text means.
-			hint: 'Test shows only a network error (ECONNREFUSED, ENOTFOUND, EAI_AGAIN, ETIMEDOUT, ECONNABORTED, EPROTO, a certificate error, "The service refused the connection", "The connection cannot be established")? Then n8n could not talk to this address: check its https or http, host and port; for a certificate error, n8n does not trust the server\'s certificate. The API key is not the cause.',
+			// hint says what to check, README's Troubleshooting lists those texts.
+			hint: "If Test shows only a network or certificate error, check this address's https or http, host and port, not the API key (README, Troubleshooting, lists n8n's codes).",
 		},
 	];
 
@@ -81,7 +81,7 @@ export class ContentMarketingApi implements ICredentialType {
 	// status and rules on the answer's body (docs/api-contract.md §3 error codes) tell a wrong key from a
 	// wrong Base URL; the first rule that matches is shown. A request that gets no answer (refused, unknown
 	// host, timed out, TLS) reaches no rule: n8n shows the error's code (2.41.3) or its own message (2.8.4),
-	// so the Base URL's hint says what those mean. A credential test method in the nodes could word
+	// so the Base URL's hint says what to check and README's Troubleshooting what those mean. A credential test method in the nodes could word
 	// them, but its only HTTP helper (`request`) is refused by n8n's community-package scanner.
 	test: ICredentialTestRequest = {
 		request: {

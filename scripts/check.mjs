@@ -1,6 +1,9 @@
 // npm run check -- <area> [<area> ...] [--no-e2e] [--n8n=<version>]: the quick loop, only the checks an
 // area needs: its jest suites on both generations (scripts/test.mjs with the suites' paths), then its
 // end-to-end checks on real n8n (E2E_CHECKS for scripts/e2e/check.mjs, or the area's own e2e script).
+// An operation (`lead:getScore`) narrows the jest part to what covers that one operation: the area's
+// suites that name it (`operation: 'getScore'`), its cases of the suites that run every operation (output
+// schemas, wrong types: CHECK_OPERATION, test/node/checked-operation.ts) and the editor's suites.
 // `npm run check` alone lists the areas. A change still gets one full run (.ci/run) before it lands.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +16,16 @@ await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this o
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The suites that run a case for every operation of the action node (a new operation gets its own). */
+const EVERY_OPERATION = ['test/node/output-schemas', 'test/node/wrong-types'];
+/** What the editor shows: descriptions, load options, list search, n8n's UX texts. */
+const EDITOR = [
+	'test/node/editor',
+	'test/node/load-options',
+	'test/node/list-search',
+	'test/vocabulary',
+];
+
 /**
  * jest: suite paths (prefixes, as jest matches them); e2e: names in scripts/e2e/check.mjs's checks;
  * scripts: other e2e commands (package.json scripts) the area needs.
@@ -20,22 +33,34 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const AREAS = {
 	lead: {
 		what: 'Lead operations (actions/lead/)',
-		jest: ['test/node/lead', 'test/node/parallel', 'test/node/wrong-types', 'test/sandbox/leads'],
+		jest: [
+			'test/node/lead',
+			'test/node/parallel',
+			'test/sandbox/leads',
+			...EVERY_OPERATION,
+			...EDITOR,
+		],
 		e2e: ['manual-examples', 'bulk-faults'],
 	},
 	'content-resource': {
 		what: 'Content Resource operations, uploads (actions/contentResource/)',
-		jest: ['test/node/content-resource', 'test/node/multipart', 'test/sandbox/uploads'],
+		jest: [
+			'test/node/content-resource',
+			'test/node/multipart',
+			'test/sandbox/uploads',
+			...EVERY_OPERATION,
+			...EDITOR,
+		],
 		e2e: ['manual-examples'],
 	},
 	analytics: {
 		what: 'Analytics operations, the behaviour engine (actions/analytics/)',
-		jest: ['test/node/analytics', 'test/behaviour'],
+		jest: ['test/node/analytics', 'test/behaviour', ...EVERY_OPERATION, ...EDITOR],
 		e2e: ['manual-examples'],
 	},
 	'webhook-endpoint': {
 		what: 'Webhook Endpoint operations (actions/webhookEndpoint/)',
-		jest: ['test/node/webhook-', 'test/sandbox/webhooks'],
+		jest: ['test/node/webhook-', 'test/sandbox/webhooks', ...EVERY_OPERATION, ...EDITOR],
 		e2e: ['trigger'],
 	},
 	trigger: {
@@ -51,12 +76,7 @@ export const AREAS = {
 	},
 	editor: {
 		what: "what the editor shows: descriptions, load options, list search, n8n's UX texts",
-		jest: [
-			'test/node/editor',
-			'test/node/load-options',
-			'test/node/list-search',
-			'test/vocabulary',
-		],
+		jest: EDITOR,
 		e2e: ['editor'],
 	},
 	credential: {
@@ -93,7 +113,7 @@ if (names.length === 0) {
 	for (const [name, area] of Object.entries(AREAS))
 		console.log(`  ${name.padEnd(17)} ${area.what}`);
 	console.log(
-		"\nan operation (lead:create) runs its resource's checks; before a change lands: .ci/run",
+		'\nan operation (lead:getScore): the suites that name it, its output-schema and wrong-type cases, the editor suites; before a change lands: .ci/run',
 	);
 	process.exit(0);
 }
@@ -105,10 +125,53 @@ if (unknown.length) {
 const chosen = [...new Set(names.map(areaOf))].map((name) => AREAS[name]);
 const union = (key) => [...new Set(chosen.flatMap((area) => area[key] ?? []))];
 
+/** The test files (relative, sorted) under jest's path prefixes. */
+function testFiles(prefixes) {
+	const all = fs
+		.readdirSync(path.join(root, 'test'), { recursive: true })
+		.map((file) => `test/${String(file).split(path.sep).join('/')}`)
+		.filter((file) => file.endsWith('.test.ts'));
+	return all.filter((file) => prefixes.some((prefix) => file.startsWith(prefix))).sort();
+}
+
+/** `lead:getScore` → { area: 'lead', resource: 'lead', operation: 'getScore' }; an area alone → undefined. */
+function operationOf(name) {
+	const [, operation] = name.split(/[:.]/);
+	if (!operation) return undefined;
+	const area = areaOf(name);
+	return { area, resource: area.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), operation };
+}
+
 const parts = [];
-const jest = union('jest');
+const operations = names.map(operationOf);
+let jest = union('jest');
+let jestEnv;
+if (operations.every((operation) => operation !== undefined)) {
+	// only what covers these operations (an area's other suites do not name them)
+	const named = operations.flatMap(({ area, operation }) => {
+		const files = testFiles(AREAS[area].jest).filter(
+			(file) =>
+				!EVERY_OPERATION.some((prefix) => file.startsWith(prefix)) &&
+				fs.readFileSync(path.join(root, file), 'utf8').includes(`operation: '${operation}'`),
+		);
+		if (files.length === 0) {
+			console.error(
+				`no suite of the ${area} area names operation: '${operation}' (its test goes in test/node/<resource>.test.ts)`,
+			);
+			process.exit(2);
+		}
+		return files;
+	});
+	jest = [...new Set([...named, ...EVERY_OPERATION, ...EDITOR])];
+	if (operations.length === 1)
+		jestEnv = { CHECK_OPERATION: `${operations[0].resource}.${operations[0].operation}` };
+}
 if (jest.length)
-	parts.push({ what: `jest ${jest.join(' ')}`, args: ['scripts/test.mjs', ...jest] });
+	parts.push({
+		what: `jest ${jest.join(' ')}${jestEnv ? ` (CHECK_OPERATION=${jestEnv.CHECK_OPERATION})` : ''}`,
+		args: ['scripts/test.mjs', ...jest],
+		env: jestEnv,
+	});
 if (withE2e) {
 	const e2e = union('e2e');
 	if (e2e.length)
@@ -124,8 +187,11 @@ if (withE2e) {
 	}
 }
 
-// one build for every part (each would build again otherwise)
-const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+// one build for every part (each would build again otherwise), left out when nothing changed since the last
+const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-changed'], {
+	cwd: root,
+	stdio: 'inherit',
+});
 if (built.status !== 0) process.exit(1);
 process.env.E2E_PACKAGE_BUILT = '1';
 

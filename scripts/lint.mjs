@@ -1,7 +1,8 @@
 // npm run lint: n8n's community-package scanner on the source and on the packed tarball (as n8n runs it
 // for verified nodes), the publish workflow, n8n's CLI (`n8n-node cloud-support` must say eligible,
 // `n8n-node lint` must pass on the published code), typescript-eslint on the other folders
-// (eslint.dev.config.mjs), Prettier on every folder, and a full type check.
+// (eslint.dev.config.mjs), Prettier on every folder, a full type check, and the docs check
+// (scripts/docs-check.ts: scripts, paths, links and anchors the docs name exist; size budgets; no dates).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -70,8 +71,8 @@ function checkTarball(paths) {
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
-/** Published code may import only n8n-workflow (the peer), zod and node:crypto; n8n's own rules allow any devDependency. */
-const ALLOWED_IMPORTS = new Set(['n8n-workflow', 'zod', 'node:crypto']);
+/** Published code may import only n8n-workflow (the peer) and node:crypto: the package has no runtime dependencies; n8n's own rules allow any devDependency. */
+const ALLOWED_IMPORTS = new Set(['n8n-workflow', 'node:crypto']);
 function checkNodeImports() {
 	const problems = [];
 	for (const dir of ['nodes', 'credentials']) {
@@ -223,15 +224,38 @@ function checkPublishWorkflow() {
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
+/** scripts/docs-check.ts, run by tsx: each line it prints is a problem. */
+function checkDocs() {
+	try {
+		execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/docs-check.ts')], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: 'pipe',
+		});
+		return { passed: true };
+	} catch (error) {
+		const lines = String(error.stdout ?? '').trim();
+		return {
+			passed: false,
+			message: 'fix what the docs name, or what they say',
+			details: lines || String(error.stderr ?? error.message),
+		};
+	}
+}
+
 report('package.json: no dependencies, no overrides, peer n8n-workflow only', checkManifest());
 report(
 	'package.json: every imported package declared, every devDependency used',
 	checkDeclaredImports(root),
 );
-report('nodes/, credentials/ import only n8n-workflow, zod and node:crypto', checkNodeImports());
+report('nodes/, credentials/ import only n8n-workflow and node:crypto', checkNodeImports());
 report(
 	"nodes/ContentMarketing/: no node's folder imports another node's, shared code imports none",
 	checkNodeFolders(),
+);
+report(
+	'docs (scripts/docs-check.ts): npm scripts, paths, links, anchors exist; README, CONTRIBUTING, docs/ in budget; no dates or hashes',
+	checkDocs(),
 );
 report(
 	'.github/workflows/publish.yml: parses, n8n-node release on a version tag, id-token: write, CI checks first',

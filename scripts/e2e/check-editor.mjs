@@ -4,7 +4,7 @@
 // opening the trigger's README section, the notices of Lead › Create and Create or Update, the hint of Max Parallel
 // Requests on Get Many, the Time Zone option's labels, short action labels in the node panel (and a new
 // node named after one), the credential's Test of an expired key and of a Base URL where nothing answers
-// (n8n's own text, and the Base URL's hint that explains it), the Poll Trigger's Fetch Test Event hint
+// (n8n's own text, the Base URL's hint pointing to README's Troubleshooting, which explains it), the Poll Trigger's Fetch Test Event hint
 // naming the options that are set, and Get Many running with a filter added and left empty. Screenshots of
 // each view are left in .tmp/e2e-editor-<n8n version>/ to look at.
 import assert from 'node:assert/strict';
@@ -37,7 +37,8 @@ const REFUSED_TEXT = {
 	'2.8.4': /^The service refused the connection - perhaps it is offline$/,
 	'2.41.3': /^ECONNREFUSED$/,
 };
-const BASE_URL_HELP = /n8n could not talk to this address: check its https or http, host and port/;
+const BASE_URL_HELP =
+	/check this address's https or http, host and port, not the API key \(README, Troubleshooting/;
 const NO_MATCH_HINT =
 	'Change the status of a lead in Content Marketing, select more Events or widen Only Previous ' +
 	'Statuses (set to Lost) and Only Source Channels (set to Email), then fetch a test event again.';
@@ -428,8 +429,8 @@ async function selfSignedServer() {
 
 /**
  * A Base URL where nothing answers: in the editor, n8n's own text (no rule of the credential can word a
- * request without an answer) beside the Base URL's hint, which says what it means. Through n8n's Test
- * endpoint, the texts of the two TLS failures, each explained by that hint too.
+ * request without an answer) beside the Base URL's hint, which says what to check and points to README's
+ * Troubleshooting. Through n8n's Test endpoint, the texts of the two TLS failures, each explained there.
  */
 async function credentialNothingAnswers(page, n8n, shot, stack) {
 	const refused = REFUSED_TEXT[N8N_VERSION] ?? /ECONNREFUSED|refused the connection/;
@@ -438,7 +439,11 @@ async function credentialNothingAnswers(page, n8n, shot, stack) {
 	await shot('credential-test-nothing-answers');
 	assert.match(text, refused, `Test of ${NO_SERVER_CREDENTIAL.baseUrl}: ${text}`);
 	assert.match(form, BASE_URL_HELP, `the Base URL's hint in the credential form: ${form}`);
-	const help = form.slice(form.search(/Test shows only a network error/));
+	// what the hint points to: README's Troubleshooting, which names each text n8n shows
+	const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+	const help = readme
+		.slice(readme.indexOf('## Troubleshooting'), readme.indexOf('## Resources'))
+		.replace(/\s+/g, ' ');
 
 	const tls = await selfSignedServer();
 	const shown = {};
@@ -464,7 +469,7 @@ async function credentialNothingAnswers(page, n8n, shot, stack) {
 	} finally {
 		tls.close();
 	}
-	// each text names a code the hint lists (EPROTO, DEPTH_ZERO_SELF_SIGNED_CERT) or a certificate
+	// each text names a code README's Troubleshooting lists (EPROTO, DEPTH_ZERO_SELF_SIGNED_CERT) or a certificate
 	assert.match(shown['https to an http port'], /EPROTO/);
 	assert.match(help, /EPROTO/);
 	assert.match(shown['self-signed certificate'], /SELF_SIGNED|self-signed certificate/i);
@@ -473,7 +478,7 @@ async function credentialNothingAnswers(page, n8n, shot, stack) {
 		([label, message]) => `${label}: "${message.slice(0, 80)}"`,
 	);
 	return {
-		detail: `Test: "${text}"; ${tlsTexts.join('; ')}; the Base URL's hint explains them`,
+		detail: `Test: "${text}"; ${tlsTexts.join('; ')}; README's Troubleshooting explains them`,
 	};
 }
 

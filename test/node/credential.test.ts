@@ -17,7 +17,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL, NodeTestBed } from './node-test-bed';
+import { CREDENTIAL, NodeTestBed, PACKAGE_ROOT } from './node-test-bed';
 
 const TESTER_NODE = 'n8n-nodes-harness.credentialTest';
 
@@ -246,18 +246,32 @@ async function selfSignedServer() {
 }
 
 // A test request that gets no answer reaches none of the rules (n8n's tester reads them only from an
-// answer): n8n shows the error's code (2.41.3) or its own message (2.8.4). The Base URL's hint says
-// what each means; scripts/e2e/check-editor.mjs checks the words a real n8n shows.
-describe('a Base URL where nothing answers fails without an answer; the hint of the Base URL field explains what n8n shows', () => {
+// answer): n8n shows the error's code (2.41.3) or its own message (2.8.4). The Base URL's hint says what
+// to check and points to README's Troubleshooting, which says what each means; scripts/e2e/check-editor.mjs
+// checks the words a real n8n shows.
+describe("a Base URL where nothing answers fails without an answer; the Base URL's hint and README's Troubleshooting explain what n8n shows", () => {
 	const baseUrlHelp = () =>
 		bed.harness.credentialTypes
 			.getByName(CREDENTIAL)
 			.properties.find((property) => property.name === 'baseUrl')?.hint ?? '';
+	/** README's Troubleshooting section. */
+	const troubleshooting = () => {
+		const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+		const section = readme.slice(
+			readme.indexOf('## Troubleshooting'),
+			readme.indexOf('## Resources'),
+		);
+		return section.replace(/\s+/g, ' ');
+	};
 
-	test('the hint names the field to check and every code or text n8n shows', () => {
+	test("the hint says what to check in one sentence and points to README's Troubleshooting, which names every code or text n8n shows", () => {
 		const help = baseUrlHelp();
-		expect(help).toMatch(/check its https or http, host and port/);
-		expect(help).toMatch(/The API key is not the cause/);
+		expect(help).toMatch(/check this address's https or http, host and port, not the API key/);
+		expect(help).toMatch(/README, Troubleshooting/);
+		expect(help.split(/[.?!](?:\s|$)/).filter((sentence) => sentence.trim() !== '')).toHaveLength(
+			1,
+		);
+		const section = troubleshooting();
 		for (const shown of [
 			'ECONNREFUSED',
 			'ENOTFOUND',
@@ -269,7 +283,7 @@ describe('a Base URL where nothing answers fails without an answer; the hint of 
 			'The service refused the connection',
 			'The connection cannot be established',
 		])
-			expect(help).toContain(shown);
+			expect(section).toContain(shown);
 	});
 
 	test.each([
@@ -290,7 +304,7 @@ describe('a Base URL where nothing answers fails without an answer; the hint of 
 			const cause = (error as { cause?: { code?: string; response?: unknown } } | undefined)?.cause;
 			expect(cause?.response).toBeUndefined();
 			expect(`${cause?.code ?? ''} ${error?.message ?? ''}`).toMatch(shown);
-			expect(baseUrlHelp()).toMatch(shown);
+			expect(troubleshooting()).toMatch(shown);
 		} finally {
 			await Promise.all([plain.close(), tls.close()]);
 		}

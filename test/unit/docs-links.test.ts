@@ -1,8 +1,10 @@
-// Every documentation link the nodes and the credential show in n8n, and every relative link of the README,
-// lands on a file of this repository and, when it names one, on a section heading of that file (GitHub's
-// anchor of a heading: lower case, punctuation dropped, spaces as hyphens, `-1`, `-2` on repeats).
+// Every documentation link the nodes and the credential show in n8n lands on a file of this repository and,
+// when it names one, on a section heading of that file (GitHub's anchors, as scripts/docs-check.ts reads
+// them; that check, in `npm run lint`, does the same for the docs' own links).
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { linkProblem } from '../../scripts/docs-check';
 
 const root = path.resolve(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/content-marketing/n8n-nodes-content-marketing';
@@ -15,40 +17,8 @@ function files(dir: string, pattern: RegExp): string[] {
 	});
 }
 
-/** GitHub's anchors of a Markdown file's headings (outside code fences). */
-function anchors(markdown: string): Set<string> {
-	const seen = new Map<string, number>();
-	const result = new Set<string>();
-	let fenced = false;
-	for (const line of markdown.split('\n')) {
-		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-		const heading = !fenced && /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-		if (!heading) continue;
-		const text = heading[1]
-			.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // a link's text only
-			.replace(/<[^>]+>/g, '');
-		const slug = text
-			.toLowerCase()
-			.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-			.replace(/ /g, '-');
-		const count = seen.get(slug) ?? 0;
-		seen.set(slug, count + 1);
-		result.add(count === 0 ? slug : `${slug}-${count}`);
-	}
-	return result;
-}
-
 /** What is wrong with a link to `file` (relative to the repository) and `anchor`, or undefined. */
-function problem(file: string, anchor: string | undefined): string | undefined {
-	const target = path.join(root, file);
-	if (!fs.existsSync(target)) return `${file} does not exist`;
-	if (anchor === undefined || anchor === '') return undefined;
-	if (!file.endsWith('.md')) return `#${anchor} in a file that is not Markdown`;
-	const found = anchors(fs.readFileSync(target, 'utf8'));
-	return found.has(decodeURIComponent(anchor))
-		? undefined
-		: `${file} has no heading with the anchor #${anchor}`;
-}
+const problem = (file: string, anchor: string | undefined) => linkProblem(root, file, anchor);
 
 /** A link to this repository on GitHub → [file, anchor]: the root is the README, /blob/<ref>/ a file. */
 function inRepository(url: string): [string, string | undefined] {
@@ -112,21 +82,4 @@ test('each node and the credential open their own section', () => {
 			`${link.where} ${link.kind}: ${section}`,
 		);
 	}
-});
-
-test("the README's relative links land on a file and a heading", () => {
-	const readme = fs
-		.readFileSync(path.join(root, 'README.md'), 'utf8')
-		.replace(/```[\s\S]*?```/g, '');
-	const links = [...readme.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
-		.map((match) => match[1])
-		.filter((link) => !/^[a-z][a-z0-9+.-]*:/i.test(link));
-	expect(links.length).toBeGreaterThan(0);
-	const problems = links
-		.map((link) => {
-			const [file, anchor] = link.split('#');
-			return [link, problem(file === '' ? 'README.md' : file, anchor)];
-		})
-		.filter(([, found]) => found !== undefined);
-	expect(problems).toEqual([]);
 });
