@@ -4,6 +4,13 @@ import { Prng } from './prng';
 
 const rate = z.number().min(0).max(1);
 
+/**
+ * `repeat_cursor`: the page's next_cursor is the cursor the request sent; `empty_page`: no items, but
+ * has_more and a next_cursor; `not_a_list`: the answer is the JSON text "unavailable".
+ */
+export const PAGE_FAULTS = ['repeat_cursor', 'empty_page', 'not_a_list'] as const;
+export type PageFault = (typeof PAGE_FAULTS)[number];
+
 export const faultSettingsSchema = z
 	.object({
 		rate_429: rate.default(0),
@@ -15,6 +22,8 @@ export const faultSettingsSchema = z
 			.min(1)
 			.optional(),
 		path_prefix: z.string().startsWith('/').max(500).optional(),
+		/** A list page the client cannot follow, answered to list requests that carry a cursor (pages 2 on). */
+		page_fault: z.enum(PAGE_FAULTS).optional(),
 		seed: z.number().int().default(1),
 	})
 	.strict()
@@ -60,12 +69,24 @@ export class Faults {
 		this.ignoreAnswers = 0;
 	}
 
-	/** Decided before the request is processed; one draw per matching request keeps it deterministic. */
-	decide(method: string, path: string): FaultDecision | null {
+	private matches(method: string, path: string): FaultSettings | null {
 		const s = this.settings;
 		if (!s) return null;
 		if (s.methods && !(s.methods as string[]).includes(method)) return null;
 		if (s.path_prefix !== undefined && !path.startsWith(s.path_prefix)) return null;
+		return s;
+	}
+
+	/** The page fault for a list answer to this request, if any (no draw: every matching page has it). */
+	pageFault(method: string, path: string, hasCursor: boolean): PageFault | null {
+		if (!hasCursor) return null;
+		return this.matches(method, path)?.page_fault ?? null;
+	}
+
+	/** Decided before the request is processed; one draw per matching request keeps it deterministic. */
+	decide(method: string, path: string): FaultDecision | null {
+		const s = this.matches(method, path);
+		if (!s) return null;
 		const draw = this.prng.next();
 		let outcome: FaultOutcome = 'pass';
 		if (draw < s.drop_rate) outcome = 'drop';

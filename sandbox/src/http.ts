@@ -185,6 +185,34 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 		assertNotShadowedStaticPath(request, path);
 	});
 
+	// A list page the client cannot follow (faults.ts page_fault): rewritten after the route answered, so the store is as the request left it.
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (!logEntries.has(request) || reply.statusCode !== 200 || typeof payload !== 'string')
+			return payload;
+		const cursor = (request.query as Record<string, unknown> | undefined)?.cursor;
+		const fault = sandbox.faults.pageFault(
+			request.method,
+			pathOf(request),
+			typeof cursor === 'string',
+		);
+		if (fault === null) return payload;
+		const page = JSON.parse(payload) as {
+			object?: string;
+			data?: unknown[];
+			next_cursor?: unknown;
+		};
+		if (page.object !== 'list') return payload;
+		if (fault === 'not_a_list') return JSON.stringify('unavailable');
+		if (fault === 'empty_page')
+			return JSON.stringify({
+				...page,
+				data: [],
+				has_more: true,
+				next_cursor: page.next_cursor ?? cursor,
+			});
+		return JSON.stringify({ ...page, has_more: true, next_cursor: cursor });
+	});
+
 	app.addHook('onResponse', async (request, reply) => {
 		const entry = logEntries.get(request);
 		if (entry) entry.status = reply.statusCode;
