@@ -559,7 +559,8 @@ function hintFieldsKept(this: IExecuteFunctions, output: INodeExecutionData[]): 
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
 export const example: OperationExample = {
-	// The second item finds the lead the first created and changes its status: the output shows created and updated, and a field not updated.
+	// The second item finds the lead the first created and changes its status: the output shows created and updated, a field not updated
+	// and the changes; the third previews one more status change (nothing written).
 	parameters: () => ({
 		email: 'schema.upsert@example.com',
 		additionalFields: {
@@ -568,10 +569,13 @@ export const example: OperationExample = {
 			job_title: 'CTO',
 			source_channel: 'import',
 			status: '={{ $json.status }}',
+			customFieldsJson: '{"plan": "pro"}',
 		},
+		options: { previewOnly: '={{ $json.preview === true }}' },
 	}),
 	input: () => [
 		{ company: 'Example', status: 'contacted' },
 		{ company: 'Example Two', status: 'qualified' },
+		{ company: 'Example Two', status: 'lost', preview: true },
 	],
 };
