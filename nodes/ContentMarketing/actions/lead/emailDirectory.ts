@@ -37,6 +37,15 @@ export interface EmailDirectoryOptions {
 	keep?: (lead: IDataObject) => IDataObject;
 }
 
+/** How many times in a row the pass resumes at its cursor after a page failed. */
+const MAX_RESUMES = 2;
+
+/** A refusal (a 4xx other than 429) comes again when the page is asked again. */
+function resumable(error: unknown): boolean {
+	const status = Number((error as { httpCode?: unknown } | undefined)?.httpCode);
+	return !(status >= 400 && status < 500 && status !== 429);
+}
+
 /** Where a newest-first read of the account's leads began: the newest lead it met. */
 interface Mark {
 	id: unknown;
@@ -227,8 +236,10 @@ export class EmailDirectory {
 
 	private async pass(): Promise<void> {
 		let complete = false;
-		try {
-			if (this.worthAnotherPage()) {
+		let cursor: string | undefined;
+		let failures = 0;
+		while (this.worthAnotherPage()) {
+			try {
 				// Newest first, ties by ID as a look-up orders them: the first match of an e-mail is the lead a look-up would find.
 				const end = await apiScanItems.call(
 					this.context,
@@ -240,6 +251,11 @@ export class EmailDirectory {
 						return this.open.size === 0 ? 'stop' : 'continue';
 					},
 					{
+						cursor,
+						onPage: (next) => {
+							cursor = next;
+							failures = 0;
+						},
 						pageSize: () => {
 							if (this.closed || (this.open.size > 0 && !this.worthAnotherPage())) return 0;
 							this.pagesRead++;
@@ -250,10 +266,13 @@ export class EmailDirectory {
 				);
 				// A list cut short (a repeated cursor, an empty page with a cursor, a page without a list) is not the account.
 				complete = end === 'end';
+				break;
+			} catch (error) {
+				// A page failed after the transport's retries: the pass resumes at its cursor while it is still the
+				// cheaper way; otherwise each e-mail it did not settle is looked up, and a lasting failure is
+				// reported by those look-ups, on their items.
+				if (++failures > MAX_RESUMES || this.closed || !resumable(error)) break;
 			}
-		} catch {
-			// The pass failed (after the transport's retries): each e-mail it did not settle is looked up, and a
-			// lasting failure is reported by those look-ups, on their items.
 		}
 		for (const key of this.open) {
 			const entry = this.entries.get(key) as Entry;
