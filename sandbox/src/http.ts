@@ -136,6 +136,9 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 		sandbox.store.requests.push(entry);
 		logEntries.set(request, entry);
 
+		const cursor = (request.query as Record<string, unknown> | undefined)?.cursor;
+		if (sandbox.faults.pageFault(request.method, path, typeof cursor === 'string', 'before'))
+			throw new ApiError('server_error', 'Internal server error (sandbox page fault)');
 		const fault = sandbox.faults.decide(request.method, path);
 		if (fault) {
 			if (fault.latencyMs > 0) await sleep(fault.latencyMs);
@@ -194,6 +197,7 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 			request.method,
 			pathOf(request),
 			typeof cursor === 'string',
+			'after',
 		);
 		if (fault === null) return payload;
 		const page = JSON.parse(payload) as {

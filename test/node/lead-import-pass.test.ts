@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Lead, SandboxRequest } from '../support/sandbox-client';
 import { waitFor } from '../support/sandbox-client';
 import { items, jsonOf, NodeTestBed, upsert } from './node-test-bed';
+import { virtualSleep } from './virtual-sleep';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 
@@ -109,6 +110,35 @@ describe('Lead: Create or Update, a list cut short is never the whole account', 
 			expect(requests.filter(isLookup).length).toBeGreaterThanOrEqual(101);
 		},
 	);
+
+	test('a page that fails after the retries is asked again at the cursor, not replaced by look-ups', async () => {
+		const sleeps = virtualSleep();
+		try {
+			const leads = await seeded(300);
+			// The second page answers 500 ten times in a row (more than the transport retries), then as usual.
+			await bed.setFaults({
+				page_fault: 'server_error',
+				page_fault_times: 10,
+				methods: ['GET'],
+				path_prefix: '/v1/leads',
+			});
+			const result = await bed.run(upsert(), {
+				input: items(...leads.map((lead) => ({ email: lead.email }))),
+			});
+			expect(result.error).toBeUndefined();
+			const requests = await bed.requests();
+			expect(requests.filter(isLookup)).toHaveLength(0);
+			const pages = requests.filter((request) => isList(request) && !isLookup(request));
+			expect(pages.filter((page) => page.status === 500)).toHaveLength(10);
+			// Every page after the first asks for the same cursor until it is answered: the pass resumed there.
+			const cursors = new Set(pages.slice(1, 12).map((page) => page.query));
+			expect(cursors.size).toBe(1);
+			expect(pages.filter((page) => page.status === 200)).toHaveLength(3);
+			expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
+		} finally {
+			sleeps.restore();
+		}
+	});
 
 	test('a look-up cut short fails its item instead of creating', async () => {
 		// 120 leads' e-mails contain dup@example.com: its look-up needs a second page.
