@@ -390,7 +390,7 @@ export async function checkTour(stack) {
 export default {
 	async beforeStart({ stack, step }) {
 		await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
-		await step('import-leads-without-duplicates: n8n execute, twice', () =>
+		await step('import-leads-without-duplicates: n8n execute, three times', () =>
 			checkImportWithoutDuplicates(stack),
 		);
 		await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));
