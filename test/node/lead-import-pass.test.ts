@@ -226,6 +226,23 @@ describe('Lead: Create or Update, Preview Only and changes', () => {
 	});
 });
 
+describe('Lead locator: By Email, an e-mail given by several items', () => {
+	test('is answered from the pass for each of them, not looked up again', async () => {
+		const leads = await seeded(150);
+		const byEmail = (value: string) => ({ __rl: true, mode: 'email', value });
+		const picked = [leads[3], leads[120], leads[3], leads[120], leads[7]];
+		const result = await bed.run(
+			{ resource: 'lead', operation: 'get', leadId: byEmail('={{ $json.email }}') },
+			{ input: items(...picked.map((lead) => ({ email: lead.email }))) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((lead) => lead.id)).toEqual(picked.map((lead) => lead.id));
+		const requests = await bed.requests();
+		expect(requests.filter(isLookup)).toHaveLength(0);
+		expect(requests.filter((request) => isList(request) && !isLookup(request))).toHaveLength(2);
+	});
+});
+
 describe('Lead: Create or Update, custom fields named like built-ins', () => {
 	test('removing a custom field named toString that the lead lacks writes nothing', async () => {
 		await bed.createLead({ email: 'proto@example.com', custom_fields: { plan: 'pro' } });
