@@ -232,7 +232,13 @@ describe('Lead locator: By Email, an e-mail given by several items', () => {
 		const byEmail = (value: string) => ({ __rl: true, mode: 'email', value });
 		const picked = [leads[3], leads[120], leads[3], leads[120], leads[7]];
 		const result = await bed.run(
-			{ resource: 'lead', operation: 'get', leadId: byEmail('={{ $json.email }}') },
+			{
+				resource: 'lead',
+				operation: 'get',
+				leadId: byEmail('={{ $json.email }}'),
+				// One item at a time: the repeats ask after the first item with the e-mail has its answer.
+				options: { maxParallelRequests: 1 },
+			},
 			{ input: items(...picked.map((lead) => ({ email: lead.email }))) },
 		);
 		expect(result.error).toBeUndefined();
