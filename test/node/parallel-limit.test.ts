@@ -1,10 +1,8 @@
 // The adaptive limit of requests in flight (transport/concurrency.ts): slow start, additive increase,
-// multiplicative decrease once per round trip, the cap, and the pause every sender waits for after a 429.
-import { ManualExecutionCancelledError } from 'n8n-workflow';
-
+// multiplicative decrease once per round trip, the cap, and cancelled waits (the pause after a 429 is the
+// key's: key-pace.test.ts).
 import type { Sent } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 import { AdaptiveLimit } from '../../dist/nodes/ContentMarketing/transport/concurrency';
-import { sleepUnlessCancelled } from '../../dist/nodes/ContentMarketing/transport/retry';
 
 function okRound(limit: AdaptiveLimit, count = limit.current): void {
 	const sent = Array.from({ length: count }, () => limit.sent());
@@ -78,16 +76,6 @@ test('the cap 1 keeps one request in flight; a second acquire waits for the rele
 	await waiting;
 	expect(second).toBe(true);
 	expect(limit.active).toBe(1);
-});
-
-test('acquire waits while a Retry-After pause is on; a cancelled execution stops waiting at once', async () => {
-	const limit = new AdaptiveLimit(4);
-	const controller = new AbortController();
-	void limit.pauseFor(10_000, async (ms) => await sleepUnlessCancelled(ms, controller.signal));
-	const waiting = limit.acquire(controller.signal);
-	controller.abort();
-	await expect(waiting).rejects.toThrow(ManualExecutionCancelledError);
-	expect(limit.active).toBe(0);
 });
 
 test('requests waiting for a slot stop at once when the execution is cancelled; the others keep theirs', async () => {

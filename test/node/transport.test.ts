@@ -173,16 +173,17 @@ describe('retries', () => {
 		});
 	});
 
-	test('a lasting 429 gives up after 6 retries with the service message', async () => {
+	test('a lasting 429 is waited out for 15 minutes, then fails with the service message', async () => {
 		clock = virtualSleep();
 		await bed.control.put('/_sandbox/faults', { rate_429: 1, seed: 1 });
 		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
 		expect(result.error?.message).toBe(
 			'Too many requests (sandbox fault); retry later (rate_limited) [item 0]',
 		);
-		expect(errorText(result)).toContain('still exceeded after several retries');
-		expect(await bed.requests()).toHaveLength(7);
-		expect(clock.delays).toEqual([1000, 1000, 1000, 1000, 1000, 1000]);
+		expect(errorText(result)).toContain('stayed exceeded for 15 minutes of waiting');
+		// Retry-After: 1 each time: 900 waits of a second are 15 minutes, then the 901st 429 is final.
+		expect(await bed.requests()).toHaveLength(901);
+		expect(clock.delays).toEqual(Array.from({ length: 900 }, () => 1000));
 	});
 
 	test('a 500 is retried for reads and for POSTs with an Idempotency-Key; a 4xx is not retried', async () => {

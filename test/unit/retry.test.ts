@@ -1,6 +1,7 @@
 // The transport's retry policy (docs/api-contract.md §9, §11) on its own: Retry-After forms,
 // backoff bounds, which requests may be re-sent and which network failures are transient.
 import {
+	MAX_KEY_WAIT_MS,
 	MAX_RETRIES,
 	backoffDelay,
 	isReplayable,
@@ -184,11 +185,13 @@ describe('the retry decision', () => {
 		}
 	});
 
-	test('no retry after MAX_RETRIES retries, nor once the execution is cancelled', () => {
-		expect(retryAfterAnswer(429, {}, MAX_RETRIES - 1, true, false)?.everySender).toBe(true);
-		expect(retryAfterAnswer(429, {}, MAX_RETRIES, true, false)).toBeUndefined();
+	test('a 5xx gets no retry after MAX_RETRIES retries, a 429 has no count (time bounds it); none once cancelled', () => {
+		expect(retryAfterAnswer(500, {}, MAX_RETRIES - 1, true, false)).toBeDefined();
 		expect(retryAfterAnswer(500, {}, MAX_RETRIES, true, false)).toBeUndefined();
+		expect(retryAfterAnswer(429, { 'retry-after': '1' }, 100, true, false)?.ms).toBe(1000);
+		expect(retryAfterAnswer(429, {}, 100, true, false)?.ms).toBeLessThanOrEqual(33_000);
 		expect(retryAfterAnswer(429, {}, 0, true, true)).toBeUndefined();
+		expect(MAX_KEY_WAIT_MS).toBe(15 * 60_000);
 	});
 
 	test('a transient network failure is retried for replayable requests only, within MAX_RETRIES', () => {

@@ -38,10 +38,7 @@ interface Waiter {
  * then +1 per round trip; × 0.5 on a 429, × 0.75 on a 5xx or broken connection, × 0.9 after a round trip
  * whose fastest 2xx answer was slower than 2 × the fastest recent one + 100 ms. One decrease per round
  * trip: answers to requests sent before the last decrease do not decrease again. Never above the cap,
- * never below 1.
- *
- * A 429 also pauses every sender until its Retry-After has passed (docs/api-contract.md §9): the limit
- * is per API key, so one sender's 429 is everyone's.
+ * never below 1. The pace of the API key itself, and the pause after a 429, are the key's (keyPace.ts).
  */
 export class AdaptiveLimit {
 	private limit = INITIAL_LIMIT;
@@ -58,8 +55,6 @@ export class AdaptiveLimit {
 	/** The round trip being timed ends with the first answer to a request sent from this sequence on. */
 	private roundEndSequence = 0;
 	private roundFastest = Number.POSITIVE_INFINITY;
-	private pause: Promise<void> | undefined;
-	private pauseEnds = 0;
 
 	constructor(private cap = DEFAULT_MAX_PARALLEL) {
 		this.limit = Math.min(INITIAL_LIMIT, cap);
@@ -81,47 +76,35 @@ export class AdaptiveLimit {
 		return this.inFlight;
 	}
 
-	/** Waits for a free slot and for the end of a rate-limit pause; rejects when `signal` aborts. */
+	/** Waits for a free slot; rejects when `signal` aborts. */
 	async acquire(signal?: AbortSignal): Promise<void> {
-		for (;;) {
-			signal?.throwIfAborted();
-			if (this.pause !== undefined) {
-				await this.pause;
-				continue;
-			}
-			if (this.inFlight < this.current) {
-				this.inFlight++;
-				return;
-			}
-			// Adding and removing an abort listener for each waiting request costs more than the rest of
-			// its wait, and every item waits once the limit is reached.
-			if (signal !== undefined && !this.watched.has(signal)) {
-				this.watched.add(signal);
-				signal.addEventListener('abort', () => this.cancelWaiters(signal), { once: true });
-			}
-			// `wake` takes the slot for the waiter before it resolves, so no other caller can take it first.
-			await new Promise<void>((resolve, reject) => {
-				this.waiters.push({
-					signal,
-					grant: () => {
-						this.inFlight++;
-						resolve();
-					},
-					cancel: reject,
-				});
-			});
+		signal?.throwIfAborted();
+		if (this.inFlight < this.current) {
+			this.inFlight++;
 			return;
 		}
+		// Adding and removing an abort listener for each waiting request costs more than the rest of
+		// its wait, and every item waits once the limit is reached.
+		if (signal !== undefined && !this.watched.has(signal)) {
+			this.watched.add(signal);
+			signal.addEventListener('abort', () => this.cancelWaiters(signal), { once: true });
+		}
+		// `wake` takes the slot for the waiter before it resolves, so no other caller can take it first.
+		await new Promise<void>((resolve, reject) => {
+			this.waiters.push({
+				signal,
+				grant: () => {
+					this.inFlight++;
+					resolve();
+				},
+				cancel: reject,
+			});
+		});
 	}
 
 	release(): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.wake();
-	}
-
-	/** Waits while a rate-limit pause is on (every request attempt calls it before it is sent). */
-	async whenOpen(): Promise<void> {
-		while (this.pause !== undefined) await this.pause;
 	}
 
 	/** Marks a request as sent; hand the result to `answered`. */
@@ -150,28 +133,6 @@ export class AdaptiveLimit {
 		this.decrease(request, kind === 'rate_limited' ? DECREASE_RATE_LIMITED : DECREASE_ERROR);
 	}
 
-	/**
-	 * Every sender waits `ms` (a 429's Retry-After), waited by `sleep` (request.ts `waitBeforeRetry` hands the transport's
-	 * one wait); a later end extends the pause, an earlier one is inside it.
-	 */
-	pauseFor(ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
-		const ends = Date.now() + ms;
-		if (this.pause !== undefined && ends <= this.pauseEnds) return this.pause;
-		const extra = this.pause === undefined ? ms : ends - this.pauseEnds;
-		const previous = this.pause ?? Promise.resolve();
-		this.pauseEnds = ends;
-		const pause: Promise<void> = previous
-			.then(async () => await sleep(extra))
-			.finally(() => {
-				if (this.pause === pause) this.pause = undefined;
-				this.wake();
-			});
-		// A cancelled pause rejects for whoever awaits it; nobody else must see an unhandled rejection.
-		pause.catch(() => undefined);
-		this.pause = pause;
-		return pause;
-	}
-
 	private observeRtt(latency: number): void {
 		this.windowMinRtt = Math.min(this.windowMinRtt, latency);
 		this.minRtt = Math.min(this.minRtt, latency);
@@ -196,7 +157,7 @@ export class AdaptiveLimit {
 	}
 
 	private wake(): void {
-		while (this.waiters.length > 0 && this.pause === undefined && this.inFlight < this.current) {
+		while (this.waiters.length > 0 && this.inFlight < this.current) {
 			this.waiters.shift()?.grant();
 		}
 	}

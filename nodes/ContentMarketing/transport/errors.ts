@@ -27,7 +27,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 const HINT_BY_STATUS: Record<number, string> = {
 	401: 'The API key was refused (unknown or expired): check the API key in the Content Marketing API credential.',
 	403: 'The API key has no permission for this (a read-only key, or an object of another account).',
-	429: 'The rate limit was still exceeded after several retries; try again later or with fewer items.',
+	429: "The API key's rate limit stayed exceeded for 15 minutes of waiting; spread the work or use another key.",
 };
 
 export function readServiceError(
@@ -86,6 +86,20 @@ export function serviceApiError(
 		message: withItem(`${error.message} (${error.code})`, itemIndex),
 		description: details.join(' · '),
 		httpCode: String(error.status),
+		itemIndex,
+	});
+}
+
+/**
+ * The request waited for a turn of the API key (keyPace.ts) until its time ran out: the poll's deadline,
+ * or 15 minutes of waiting for the key in all.
+ */
+export function keyWaitApiError(node: INode, waitedMs: number, itemIndex?: number): NodeApiError {
+	const response: JsonObject = { code: 'rate_limited', message: 'no turn of the API key in time' };
+	return new NodeApiError(node, response, {
+		message: withItem("The API key's rate limit left this request no turn in time", itemIndex),
+		description: `The request waited ${Math.round(waitedMs / 1000)} s for its turn of the API key (its rate limit is shared by every execution using it) and ran out of time. Spread the work or use another key.`,
+		httpCode: '429',
 		itemIndex,
 	});
 }

@@ -18,10 +18,19 @@ import { asNodeError } from '../helpers/itemErrors';
 import { isObject } from '../helpers/values';
 import type { AnswerKind, Sent } from './concurrency';
 import { AdaptiveLimit, MAX_PARALLEL_UPLOADS, Semaphore } from './concurrency';
-import { connectionApiError, readServiceError, redirectApiError, serviceApiError } from './errors';
+import {
+	connectionApiError,
+	keyWaitApiError,
+	readServiceError,
+	redirectApiError,
+	serviceApiError,
+} from './errors';
+import type { Turn } from './keyPace';
+import { keyId, paceOf, TurnExpiredError } from './keyPace';
 import type { RetryWait } from './retry';
 import {
 	isReplayable,
+	MAX_KEY_WAIT_MS,
 	networkErrorCode,
 	retryAfterAnswer,
 	retryAfterNetworkError,
@@ -30,7 +39,8 @@ import {
 
 // The one request path of the package (JSON, multipart, paging), in the order a request travels:
 // the execution's session (credential read once, limit of requests in flight), `send` (attempts until
-// one succeeds), one attempt, what its answer means, a redirect, a failure (retry or error), the wait.
+// one succeeds), the key's turn (keyPace.ts), one attempt, what its answer means, a redirect, a failure
+// (retry or error), the wait.
 
 export const CREDENTIAL_TYPE = 'contentMarketingApi';
 
@@ -89,6 +99,8 @@ interface SessionCredential {
 	base: string;
 	/** The credential's header (apiKeyRule.ts), made once. */
 	authorization: string;
+	/** The name of the key's pace (keyPace.ts `keyId`): a hash, not the key. */
+	keyId: string;
 }
 
 export interface Session {
@@ -136,7 +148,9 @@ async function readCredential(context: ApiContext): Promise<SessionCredential> {
 	const data = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl : undefined;
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : '';
-	return { base: normaliseBaseUrl(baseUrl), authorization: authorizationHeader(apiKey) };
+	const base = normaliseBaseUrl(baseUrl);
+	const authorization = authorizationHeader(apiKey);
+	return { base, authorization, keyId: keyId(base, authorization) };
 }
 
 // ---- send: attempts until one succeeds ----
@@ -155,7 +169,14 @@ interface FailedRequest {
 	session: Session;
 	base: string;
 	replayable: boolean;
+	/** Retries after failures other than 429 (retry.ts MAX_RETRIES). */
 	attempt: number;
+	/** 429 answers so far (they are retried for as long as the key's wait allows). */
+	rateLimited: number;
+	/** Time spent waiting for the key (turns and 429 pauses), bounded by MAX_KEY_WAIT_MS. */
+	keyWaitMs: number;
+	/** The pause of the last 429, counted when the next turn comes. */
+	pausedMs: number;
 	multipart?: MultipartSource;
 	itemIndex?: number;
 	deadline?: number;
@@ -183,6 +204,9 @@ export async function send<T>(this: ApiContext, request: CoreRequest): Promise<T
 		base: credential.base,
 		replayable: isReplayable(method, idempotencyKey !== undefined, multipart !== undefined),
 		attempt: 0,
+		rateLimited: 0,
+		keyWaitMs: 0,
+		pausedMs: 0,
 		multipart,
 		itemIndex,
 		deadline: request.deadline,
@@ -191,14 +215,14 @@ export async function send<T>(this: ApiContext, request: CoreRequest): Promise<T
 	/** Set once an attempt failed in a way that may have reached the service (5xx, broken connection). */
 	let mayHaveBeenProcessed = false;
 	for (;;) {
-		const { sent, response, error } = await sendAttempt.call(
-			this,
-			session,
-			credential,
-			request,
-			hop,
-			idempotencyKey,
-		);
+		const turn = await waitForTurn.call(this, failed, credential);
+		let attempt: AttemptResult | undefined;
+		try {
+			attempt = await sendAttempt.call(this, session, credential, request, hop, idempotencyKey);
+		} finally {
+			paceOf(credential.keyId).answered(turn, attempt?.response?.statusCode, attempt?.response?.headers);
+		}
+		const { sent, response, error } = attempt;
 		let wait: RetryWait;
 		if (response === undefined) {
 			wait = retryOrThrowAfterNoAnswer.call(this, failed, sent, error);
@@ -226,8 +250,42 @@ export async function send<T>(this: ApiContext, request: CoreRequest): Promise<T
 			wait = retryOrThrowAfterErrorAnswer.call(this, failed, sent, response, body);
 		}
 		mayHaveBeenProcessed ||= wait.mayHaveBeenProcessed;
-		await waitBeforeRetry(session, wait);
-		failed.attempt++;
+		await waitBeforeRetry(session, credential, failed, wait);
+	}
+}
+
+// ---- The key's turn ----
+
+/**
+ * Waits for the request's turn on the key (shared by every execution of this process that uses it).
+ * A retry goes ahead of its execution's other waiting requests. The wait ends with the execution's
+ * cancellation, the request's deadline, or when the request has waited MAX_KEY_WAIT_MS for the key.
+ */
+async function waitForTurn(
+	this: ApiContext,
+	failed: FailedRequest,
+	credential: SessionCredential,
+): Promise<Turn> {
+	const { session, itemIndex } = failed;
+	const started = Date.now();
+	const expiresAt = Math.min(
+		started + MAX_KEY_WAIT_MS - failed.keyWaitMs,
+		(failed.deadline ?? Number.POSITIVE_INFINITY) - MIN_ATTEMPT_MS,
+	);
+	try {
+		return await paceOf(credential.keyId).take(session, {
+			signal: session.signal,
+			expiresAt,
+			first: failed.attempt + failed.rateLimited > 0,
+		});
+	} catch (error) {
+		if (error instanceof TurnExpiredError)
+			throw keyWaitApiError(this.getNode(), failed.keyWaitMs + Date.now() - started, itemIndex);
+		throw asNodeError(this.getNode(), error, itemIndex);
+	} finally {
+		// The clock counts the wait; a 429's pause counts at least its length (tests run `sleep` faster than the clock).
+		failed.keyWaitMs += Math.max(Date.now() - started, failed.pausedMs);
+		failed.pausedMs = 0;
 	}
 }
 
@@ -269,7 +327,6 @@ async function sendAttempt(
 ): Promise<AttemptResult> {
 	const { limit } = session;
 	const { multipart } = request;
-	await limit.whenOpen();
 	const framed =
 		multipart === undefined || hop.method === 'GET' ? undefined : await multipart.build();
 	const json = multipart === undefined && hop.method !== 'GET' ? jsonBody(request.body) : undefined;
@@ -477,18 +534,31 @@ function retryOrThrowAfterErrorAnswer(
 	const { statusCode, headers } = response;
 	session.limit.answered(sent, failureKind(statusCode));
 	const cancelled = session.signal?.aborted === true;
-	const wait = retryAfterAnswer(statusCode, headers, failed.attempt, failed.replayable, cancelled);
-	if (retryFits(failed, wait)) return wait;
+	const rateLimited = statusCode === 429;
+	const tries = rateLimited ? failed.rateLimited : failed.attempt;
+	const wait = retryAfterAnswer(statusCode, headers, tries, failed.replayable, cancelled);
+	const withinKeyWait =
+		!rateLimited || (wait !== undefined && failed.keyWaitMs + wait.ms <= MAX_KEY_WAIT_MS);
+	if (withinKeyWait && retryFits(failed, wait)) return wait;
 	throw serviceApiError(this.getNode(), readServiceError(statusCode, body, headers), itemIndex);
 }
 
 /**
- * Every wait before a retry, and only here: a 429 pauses every sender of the execution (the limit holds
- * the pause), anything else waits alone. Both end at once when the execution is cancelled.
+ * Every wait before a retry, and only here: a 429 pauses every turn of the key (keyPace.ts; the retry
+ * then waits for its turn), anything else waits alone. Both end at once when the execution is cancelled.
  */
-async function waitBeforeRetry(session: Session, wait: RetryWait): Promise<void> {
-	const { limit, signal } = session;
-	const sleep = async (ms: number) => await sleepUnlessCancelled(ms, signal);
-	if (wait.everySender) await limit.pauseFor(wait.ms, sleep);
-	else await sleep(wait.ms);
+async function waitBeforeRetry(
+	session: Session,
+	credential: SessionCredential,
+	failed: FailedRequest,
+	wait: RetryWait,
+): Promise<void> {
+	if (wait.everySender) {
+		failed.rateLimited++;
+		failed.pausedMs = wait.ms;
+		void paceOf(credential.keyId).pauseFor(wait.ms);
+		return;
+	}
+	failed.attempt++;
+	await sleepUnlessCancelled(wait.ms, session.signal);
 }

@@ -4,8 +4,13 @@ import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
 // The retry policy (docs/api-contract.md §9, §11): which requests may be sent again, after which failures,
 // and how long to wait first. `send` (request.ts) applies it.
 
-/** docs/api-contract.md §11: without Retry-After, wait 1 s, 2 s, 4 s ... at most 30 s, for at most 6 retries. */
+/** Failures other than 429 (5xx, broken connections) are retried at most this often (docs/api-contract.md §11). */
 export const MAX_RETRIES = 6;
+/**
+ * A busy key costs time, not the item: a 429 is retried until the request has waited this long for the
+ * key in all (its turns and the pauses after 429s; docs/api-contract.md §9).
+ */
+export const MAX_KEY_WAIT_MS = 15 * 60_000;
 const BASE_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 30_000;
 /** A Retry-After longer than this is cut short; the next attempt then simply waits again. */
@@ -110,7 +115,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** A retry `send` makes: after `ms`, waited by its `waitBeforeRetry`. */
 export interface RetryWait {
 	ms: number;
-	/** A 429: the limit is per API key, so every sender of the execution pauses (docs/api-contract.md §9). */
+	/** A 429: the limit is per API key, so every turn of the key pauses (keyPace.ts, docs/api-contract.md §9). */
 	everySender: boolean;
 	/** The failed attempt may have reached the service (5xx, broken connection). */
 	mayHaveBeenProcessed: boolean;
@@ -128,8 +133,9 @@ export function retryAfterNetworkError(
 
 /**
  * Whether (and after how long) to re-send after an error answer (docs/api-contract.md §9, §11): every
- * request after a 429 (after its Retry-After, else backing off), replayable ones after a 5xx; never once
- * the execution is cancelled or after MAX_RETRIES retries.
+ * request after a 429 (after its Retry-After, else backing off; `attempt` counts the 429s, and the
+ * request's wait for the key bounds them, not a count), replayable ones after a 5xx within MAX_RETRIES
+ * retries; never once the execution is cancelled.
  */
 export function retryAfterAnswer(
 	statusCode: number,
@@ -138,11 +144,12 @@ export function retryAfterAnswer(
 	replayable: boolean,
 	cancelled: boolean,
 ): RetryWait | undefined {
-	if (attempt >= MAX_RETRIES || cancelled) return undefined;
+	if (cancelled) return undefined;
 	if (statusCode === 429) {
 		const ms = retryAfterDelay(headers) ?? backoffDelay(attempt);
 		return { ms, everySender: true, mayHaveBeenProcessed: false };
 	}
+	if (attempt >= MAX_RETRIES) return undefined;
 	if (statusCode >= 500 && replayable)
 		return { ms: backoffDelay(attempt), everySender: false, mayHaveBeenProcessed: true };
 	return undefined;
