@@ -40,10 +40,13 @@ export interface EmailDirectoryOptions {
 /** How many times in a row the pass resumes at its cursor after a page failed. */
 const MAX_RESUMES = 2;
 
-/** A refusal (a 4xx other than 429) comes again when the page is asked again. */
+/**
+ * Whether asking the page again may help: after 5xx answers or broken connections, yes; not after a
+ * refusal (a 4xx), nor after a 429, which the transport has already waited out for as long as a request may.
+ */
 function resumable(error: unknown): boolean {
 	const status = Number((error as { httpCode?: unknown } | undefined)?.httpCode);
-	return !(status >= 400 && status < 500 && status !== 429);
+	return !(status >= 400 && status < 500);
 }
 
 /** Where a newest-first read of the account's leads began: the newest lead it met. */
