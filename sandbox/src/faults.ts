@@ -7,9 +7,16 @@ const rate = z.number().min(0).max(1);
 /**
  * `repeat_cursor`: the page's next_cursor is the cursor the request sent; `empty_page`: no items, but
  * has_more and a next_cursor; `not_a_list`: the answer is the JSON text "unavailable"; `server_error`: a
- * 500 before the request is processed.
+ * 500, `rate_limited`: a 429 with Retry-After: 1, both before the request is processed.
  */
-export const PAGE_FAULTS = ['repeat_cursor', 'empty_page', 'not_a_list', 'server_error'] as const;
+export const PAGE_FAULTS = [
+	'repeat_cursor',
+	'empty_page',
+	'not_a_list',
+	'server_error',
+	'rate_limited',
+] as const;
+const BEFORE_PROCESSING: readonly PageFault[] = ['server_error', 'rate_limited'];
 export type PageFault = (typeof PAGE_FAULTS)[number];
 
 export const faultSettingsSchema = z
@@ -95,7 +102,8 @@ export class Faults {
 	): PageFault | null {
 		if (!hasCursor) return null;
 		const fault = this.matches(method, path)?.page_fault;
-		if (fault === undefined || (fault === 'server_error') !== (when === 'before')) return null;
+		if (fault === undefined || BEFORE_PROCESSING.includes(fault) !== (when === 'before'))
+			return null;
 		if (this.pageFaultsLeft !== undefined) {
 			if (this.pageFaultsLeft <= 0) return null;
 			this.pageFaultsLeft--;

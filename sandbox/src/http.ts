@@ -137,7 +137,17 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 		logEntries.set(request, entry);
 
 		const cursor = (request.query as Record<string, unknown> | undefined)?.cursor;
-		if (sandbox.faults.pageFault(request.method, path, typeof cursor === 'string', 'before'))
+		const pageFault = sandbox.faults.pageFault(
+			request.method,
+			path,
+			typeof cursor === 'string',
+			'before',
+		);
+		if (pageFault === 'rate_limited')
+			throw new ApiError('rate_limited', 'Too many requests (sandbox page fault)', undefined, {
+				'Retry-After': '1',
+			});
+		if (pageFault === 'server_error')
 			throw new ApiError('server_error', 'Internal server error (sandbox page fault)');
 		const fault = sandbox.faults.decide(request.method, path);
 		if (fault) {

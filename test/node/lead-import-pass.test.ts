@@ -140,6 +140,33 @@ describe('Lead: Create or Update, a list cut short is never the whole account', 
 		}
 	});
 
+	test('a busy key slows the pass: 20 429s in a row on a page are waited out at its cursor, no look-ups', async () => {
+		const sleeps = virtualSleep();
+		try {
+			const leads = await seeded(300);
+			await bed.setFaults({
+				page_fault: 'rate_limited',
+				page_fault_times: 20,
+				methods: ['GET'],
+				path_prefix: '/v1/leads',
+			});
+			const result = await bed.run(upsert(), {
+				input: items(...leads.map((lead) => ({ email: lead.email }))),
+			});
+			expect(result.error).toBeUndefined();
+			const requests = await bed.requests();
+			expect(requests.filter(isLookup)).toHaveLength(0);
+			expect(writes(requests)).toEqual([]);
+			const pages = requests.filter((request) => isList(request) && !isLookup(request));
+			expect(pages.filter((page) => page.status === 429)).toHaveLength(20);
+			expect(new Set(pages.slice(1, 22).map((page) => page.query)).size).toBe(1);
+			expect(pages.filter((page) => page.status === 200)).toHaveLength(3);
+			expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
+		} finally {
+			sleeps.restore();
+		}
+	});
+
 	test('a look-up cut short fails its item instead of creating', async () => {
 		// 120 leads' e-mails contain dup@example.com: its look-up needs a second page.
 		for (let index = 0; index < 120; index++)
