@@ -14,7 +14,8 @@ const LATENCY_MS = 25;
 const ROUNDS = Number(process.env.BENCH_F_ROUNDS ?? 3);
 /**
  * Every /v1 request may fail before the service processes it. A request fails for good only after seven
- * failures in a row (MAX_RETRIES = 6); 429s are rare because each makes every sender wait a second.
+ * 5xx or dropped connections in a row (MAX_RETRIES = 6; 429s are waited out); 429s are rare because each
+ * pauses every turn of the key for a second.
  */
 const FAULTS = {
 	rate_429: 0.01,

@@ -244,7 +244,8 @@ test('fault soak: 500 creates in parallel with 429s, 500s, drops and answers los
 				request.method === 'POST' && random() < 0.03 ? 'drop-after-forward' : 'forward',
 		});
 		// Every kind of fault, at rates where an attempt fails 15 % of the time: an item fails for good only
-		// when all 7 of its attempts do (MAX_RETRIES), about 2 in a million items. At 10 %, 10 %, 5 % and 5 %
+		// when 7 of its attempts fail with a 500 or a drop (MAX_RETRIES; 429s are waited out), fewer than 2 in
+		// a million items. At 10 %, 10 %, 5 % and 5 %
 		// an attempt failed 27 % of the time and one item of the 500 used up its retries in about 5 % of runs.
 		await bed.control.put('/_sandbox/faults', {
 			rate_429: 0.05,

@@ -53,7 +53,10 @@ function headerNumber(headers: IDataObject | undefined, name: string): number | 
 }
 
 /** X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, or seconds from now as some services send). */
-export function readKeyState(headers: IDataObject | undefined, now = Date.now()): KeyState | undefined {
+export function readKeyState(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+): KeyState | undefined {
 	const limit = headerNumber(headers, 'X-RateLimit-Limit');
 	const remaining = headerNumber(headers, 'X-RateLimit-Remaining');
 	if (limit === undefined || remaining === undefined || limit <= 0) return undefined;
@@ -160,8 +163,7 @@ export class KeyPace {
 			// Requests still in flight may be counted after this answer: they are spent already.
 			const tokens = state.remaining - this.inFlight.size;
 			// An answer overtaken by a later one says less about now: it may only lower the budget.
-			this.tokens =
-				turn.sequence > this.lastStateSequence ? tokens : Math.min(this.tokens, tokens);
+			this.tokens = turn.sequence > this.lastStateSequence ? tokens : Math.min(this.tokens, tokens);
 			this.lastStateSequence = Math.max(this.lastStateSequence, turn.sequence);
 		}
 		if (status === 429 && this.limit > 0) this.tokens = Math.min(this.tokens, 0);

@@ -220,7 +220,11 @@ export async function send<T>(this: ApiContext, request: CoreRequest): Promise<T
 		try {
 			attempt = await sendAttempt.call(this, session, credential, request, hop, idempotencyKey);
 		} finally {
-			paceOf(credential.keyId).answered(turn, attempt?.response?.statusCode, attempt?.response?.headers);
+			paceOf(credential.keyId).answered(
+				turn,
+				attempt?.response?.statusCode,
+				attempt?.response?.headers,
+			);
 		}
 		const { sent, response, error } = attempt;
 		let wait: RetryWait;

@@ -23,6 +23,7 @@ import { ensurePackages, startPostgres, startRedis } from './services.mjs';
 import {
 	BINARY_BYTES,
 	BULK_LEADS,
+	KEY_BURST,
 	TRIGGER_WEBHOOK_ID,
 	WEBHOOK_NODE_PATH,
 	WORKFLOW_IDS,
@@ -69,7 +70,7 @@ if (!isReleaseChild()) {
 const { step, print, seconds } = createProgress({ prefix: `e2e:queue ${N8N_VERSION}` });
 /**
  * `-- --only=<name>` runs one scenario after the set-up: bulk, new, forged, restart, paced, overlapping,
- * binary or faults. The fault scenario comes last: what it leaves behind (restarted databases, n8n's
+ * binary, limit or faults. The fault scenario comes last: what it leaves behind (restarted databases, n8n's
  * failed jobs) is not the other scenarios' subject.
  */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -711,6 +712,72 @@ try {
 			assert(ranOn !== 'no worker', `execution ${done.id} did not run on a worker`);
 			return {
 				detail: `execution ${done.id} on ${ranOn}: ${uploaded.id} ${uploaded.file.size} bytes ${uploaded.file.mime_type}`,
+			};
+		},
+	);
+
+	await scenario(
+		'limit',
+		`a burst beyond the key's limit: ${KEY_BURST.executions} Lead › Create executions, 10 a second, at ${KEY_BURST.limit} requests a minute: none lost`,
+		async () => {
+			const { executions: count, limit } = KEY_BURST;
+			const known = new Set((await executions(WORKFLOW_IDS.keyBurst)).map((e) => e.id));
+			front.setTargets(webhooks);
+			await sandbox.client.control('PATCH', '/_sandbox/config', {
+				rate_limit: { requests: limit, window_seconds: 60 },
+			});
+			await sandbox.client.control('DELETE', '/_sandbox/requests');
+			const t0 = Date.now();
+			let ended;
+			try {
+				const posts = [];
+				for (let i = 0; i < count; i++) {
+					await sleep(Math.max(0, t0 + i * 100 - Date.now()));
+					posts.push(
+						postWebhook('queue-key-burst', { email: `queue-burst-${run}-${i}@example.com` }),
+					);
+				}
+				await Promise.all(posts);
+				// Each worker waits for the key's window (60 s) as its own pace says; 429s between them cost time.
+				ended = await waitFor(
+					"the burst's executions to end",
+					async () => {
+						const rows = (await executions(WORKFLOW_IDS.keyBurst)).filter((e) => !known.has(e.id));
+						return rows.length >= count &&
+							rows.every((e) => ['success', 'error', 'crashed'].includes(e.status))
+							? rows
+							: undefined;
+					},
+					{ timeoutMs: 240_000, intervalMs: 1_000 },
+				);
+			} finally {
+				await sandbox.client.control('PATCH', '/_sandbox/config', { rate_limit: null });
+			}
+			const seconds = (Date.now() - t0) / 1000;
+			const requests = (await sandbox.client.control('GET', '/_sandbox/requests')).filter(
+				(r) => r.method === 'POST' && r.path === '/v1/leads',
+			);
+			const created = requests.filter((r) => r.status === 201).length;
+			const refused = requests.filter((r) => r.status === 429).length;
+			const failedRuns = ended.filter((e) => e.status !== 'success');
+			const perWorker = workers
+				.map((w) => `${w.name} ${ended.filter((e) => workerOf(e.id) === w.name).length}`)
+				.join(', ');
+			assert(
+				failedRuns.length === 0,
+				`${failedRuns.length} of ${count} executions did not succeed: ${whereabouts(failedRuns.map((e) => String(e.id)))}`,
+			);
+			assert(created === count, `${created} leads created, expected ${count}`);
+			figures.push({
+				label: 'key limit',
+				events: count,
+				executions: ended.length,
+				perEvent: `${refused} answered 429`,
+				duplicates: 0,
+				lost: count - created,
+			});
+			return {
+				detail: `${count} of ${count} succeeded (${perWorker}), ${created} created in ${requests.length} POST /v1/leads (${refused} answered 429), all ended within ${seconds.toFixed(1)} s`,
 			};
 		},
 	);

@@ -11,6 +11,8 @@ const credentials = {
 const CM = 'n8n-nodes-content-marketing';
 
 export const BULK_LEADS = 300;
+/** The burst beyond the key's limit: executions of one create each, and the sandbox's limit a minute. */
+export const KEY_BURST = { executions: 30, limit: 20 };
 export const BINARY_BYTES = 20 * 1024 * 1024;
 export const TRIGGER_WEBHOOK_ID = '7d6c4b1e-8f3a-4e29-9b0c-5a1d2e3f4a51';
 /** The path of n8n's Webhook node that the fault scenario registers beside the trigger. */
@@ -41,6 +43,7 @@ export const WORKFLOW_IDS = {
 	bulk: 'cmQueueBulkLeads01',
 	binary: 'cmQueueBinaryUp001',
 	webhookNode: 'cmQueueWebhookNd01',
+	keyBurst: 'cmQueueKeyBurst01',
 };
 
 export function queueWorkflows({ fileUrl }) {
@@ -92,6 +95,18 @@ export function queueWorkflows({ fileUrl }) {
 					email: '={{ $json.email }}',
 					additionalFields: { source_channel: 'import' },
 				},
+				credentials,
+			},
+		]),
+		workflow(WORKFLOW_IDS.keyBurst, "Queue: one create per call, beyond the key's limit", [
+			webhookStart('queue-key-burst', '5e4d3c2b-1a09-4f8e-8d7c-6b5a49382716'),
+			{
+				id: 'queue-key-burst-create',
+				name: 'Create Lead',
+				type: `${CM}.contentMarketing`,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { resource: 'lead', operation: 'create', email: '={{ $json.body.email }}' },
 				credentials,
 			},
 		]),
