@@ -173,6 +173,31 @@ async function burst(url, rate, seconds, tag) {
 	return statuses;
 }
 
+/** POSTs JSON and waits for the whole answer, however long (30 minutes at most). */
+function postJson(url, body) {
+	const data = JSON.stringify(body);
+	return new Promise((resolve, reject) => {
+		const request = http.request(
+			url,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+				timeout: 30 * 60_000,
+			},
+			(response) => {
+				const chunks = [];
+				response.on('data', (chunk) => chunks.push(chunk));
+				response.on('end', () =>
+					resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }),
+				);
+			},
+		);
+		request.on('error', reject);
+		request.on('timeout', () => request.destroy(new Error('no answer in 30 minutes')));
+		request.end(data);
+	});
+}
+
 const atMs = (text) =>
 	new Date(/Z$|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`).getTime();
 
@@ -278,16 +303,12 @@ export async function figureH({ log, row }) {
 				status: 'contacted',
 			}));
 			const started = performance.now();
-			const response = await fetch(`${n8n.baseUrl}/webhook/bench-import`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ items: rows }),
-				signal: AbortSignal.timeout(30 * 60_000),
+			// Not fetch: its 300 s wait for the answer's headers is shorter than the import.
+			const { status, text } = await postJson(`${n8n.baseUrl}/webhook/bench-import`, {
+				items: rows,
 			});
-			const text = await response.text();
 			const ms = performance.now() - started;
-			if (!response.ok)
-				throw new Error(`bench-import: HTTP ${response.status} ${text.slice(0, 300)}`);
+			if (status !== 200) throw new Error(`bench-import: HTTP ${status} ${text.slice(0, 300)}`);
 			const items = JSON.parse(text);
 			const errors = items.filter((item) => item.error !== undefined).length;
 			const requests = (await control('GET', '/_sandbox/requests')).filter((r) =>

@@ -32,6 +32,7 @@ export class TurnExpiredError extends Error {
 }
 
 interface Waiter {
+	signal?: AbortSignal;
 	grant(turn: Turn): void;
 	reject(reason: unknown): void;
 	/** Epoch ms after which the waiter gives up; Infinity when never. */
@@ -88,6 +89,8 @@ export class KeyPace {
 	private lastStateSequence = -1;
 	private readonly inFlight = new Set<number>();
 	private readonly queues = new Map<Turntaker, Waiter[]>();
+	/** The signals this pace listens to: one abort listener each, however many requests wait. */
+	private readonly watched = new WeakSet<AbortSignal>();
 	/** Executions with waiting requests, in the order they are served. */
 	private ring: Turntaker[] = [];
 	private dispatching = false;
@@ -95,12 +98,6 @@ export class KeyPace {
 	private pause: Promise<void> | undefined;
 	private pauseEnds = 0;
 	lastUsed = Date.now();
-
-	get waiting(): number {
-		let count = 0;
-		for (const queue of this.queues.values()) count += queue.length;
-		return count;
-	}
 
 	get idle(): boolean {
 		return this.inFlight.size === 0 && this.ring.length === 0 && this.pause === undefined;
@@ -120,27 +117,23 @@ export class KeyPace {
 		this.lastUsed = Date.now();
 		if (this.ring.length === 0 && this.pause === undefined && this.turnWait(Date.now()) === 0)
 			return this.grant();
+		// One abort listener per execution's signal: one per waiting request would pass Node's limit of
+		// listeners (and its warning) once an execution has more than 10 requests waiting.
+		if (signal !== undefined && !this.watched.has(signal)) {
+			this.watched.add(signal);
+			signal.addEventListener('abort', () => this.cancelWaiters(signal), { once: true });
+		}
 		return await new Promise<Turn>((resolve, reject) => {
-			let onAbort: (() => void) | undefined;
-			const waiter: Waiter = {
-				expiresAt: options.expiresAt ?? Number.POSITIVE_INFINITY,
-				grant: (turn) => {
-					if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-					resolve(turn);
+			this.enqueue(
+				who,
+				{
+					signal,
+					expiresAt: options.expiresAt ?? Number.POSITIVE_INFINITY,
+					grant: resolve,
+					reject,
 				},
-				reject: (reason) => {
-					if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-					reject(reason);
-				},
-			};
-			if (signal !== undefined) {
-				onAbort = () => {
-					this.remove(who, waiter);
-					waiter.reject(new ManualExecutionCancelledError(''));
-				};
-				signal.addEventListener('abort', onAbort, { once: true });
-			}
-			this.enqueue(who, waiter, first);
+				first,
+			);
 			void this.dispatch();
 		});
 	}
@@ -246,6 +239,15 @@ export class KeyPace {
 		if (queue.length > 0) this.ring.push(who);
 		else this.queues.delete(who);
 		return waiter;
+	}
+
+	private cancelWaiters(signal: AbortSignal): void {
+		for (const [who, queue] of [...this.queues]) {
+			for (const waiter of queue.filter((candidate) => candidate.signal === signal)) {
+				this.remove(who, waiter);
+				waiter.reject(new ManualExecutionCancelledError(''));
+			}
+		}
 	}
 
 	/** Rejects the waiters whose time ran out; returns the earliest expiry of the others. */
