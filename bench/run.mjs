@@ -534,7 +534,17 @@ async function figuresAtoD() {
 				maxParallel: DEFAULT_MAX_PARALLEL,
 			});
 
-		if (ONLY.has('G')) await figureG({ log, row, hook, control, allLeads, pid: n8n.pid });
+		if (ONLY.has('G'))
+			await figureG({
+				log,
+				row,
+				hook,
+				control,
+				allLeads,
+				pid: n8n.pid,
+				sandboxUrl: sandbox.url,
+				apiKey: keys.full,
+			});
 
 		await dumpProfile('end');
 	} finally {

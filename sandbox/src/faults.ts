@@ -4,6 +4,21 @@ import { Prng } from './prng';
 
 const rate = z.number().min(0).max(1);
 
+/**
+ * `repeat_cursor`: the page's next_cursor is the cursor the request sent; `empty_page`: no items, but
+ * has_more and a next_cursor; `not_a_list`: the answer is the JSON text "unavailable"; `server_error`: a
+ * 500, `rate_limited`: a 429 with Retry-After: 1, both before the request is processed.
+ */
+export const PAGE_FAULTS = [
+	'repeat_cursor',
+	'empty_page',
+	'not_a_list',
+	'server_error',
+	'rate_limited',
+] as const;
+const BEFORE_PROCESSING: readonly PageFault[] = ['server_error', 'rate_limited'];
+export type PageFault = (typeof PAGE_FAULTS)[number];
+
 export const faultSettingsSchema = z
 	.object({
 		rate_429: rate.default(0),
@@ -15,6 +30,10 @@ export const faultSettingsSchema = z
 			.min(1)
 			.optional(),
 		path_prefix: z.string().startsWith('/').max(500).optional(),
+		/** A list page the client cannot follow, answered to list requests that carry a cursor (pages 2 on). */
+		page_fault: z.enum(PAGE_FAULTS).optional(),
+		/** How many pages get the page fault (then none); every matching page when left out. */
+		page_fault_times: z.number().int().min(1).max(100_000).optional(),
 		seed: z.number().int().default(1),
 	})
 	.strict()
@@ -39,12 +58,15 @@ export const webhookFaultsSchema = z
 export class Faults {
 	private settings: FaultSettings | null = null;
 	private prng = new Prng(1);
+	/** Pages that still get the page fault (page_fault_times); undefined: every one. */
+	private pageFaultsLeft: number | undefined;
 	/** The next N webhook attempts count as failed whatever the receiver answered. */
 	private ignoreAnswers = 0;
 
 	set(settings: FaultSettings): void {
 		this.settings = settings;
 		this.prng = new Prng(settings.seed);
+		this.pageFaultsLeft = settings.page_fault_times;
 	}
 
 	get current(): FaultSettings | null {
@@ -60,12 +82,39 @@ export class Faults {
 		this.ignoreAnswers = 0;
 	}
 
-	/** Decided before the request is processed; one draw per matching request keeps it deterministic. */
-	decide(method: string, path: string): FaultDecision | null {
+	private matches(method: string, path: string): FaultSettings | null {
 		const s = this.settings;
 		if (!s) return null;
 		if (s.methods && !(s.methods as string[]).includes(method)) return null;
 		if (s.path_prefix !== undefined && !path.startsWith(s.path_prefix)) return null;
+		return s;
+	}
+
+	/**
+	 * The page fault for a list request with a cursor, if any (no draw: every matching page has it, up to
+	 * page_fault_times). `server_error` is asked before the request is processed, the others after.
+	 */
+	pageFault(
+		method: string,
+		path: string,
+		hasCursor: boolean,
+		when: 'before' | 'after',
+	): PageFault | null {
+		if (!hasCursor) return null;
+		const fault = this.matches(method, path)?.page_fault;
+		if (fault === undefined || BEFORE_PROCESSING.includes(fault) !== (when === 'before'))
+			return null;
+		if (this.pageFaultsLeft !== undefined) {
+			if (this.pageFaultsLeft <= 0) return null;
+			this.pageFaultsLeft--;
+		}
+		return fault;
+	}
+
+	/** Decided before the request is processed; one draw per matching request keeps it deterministic. */
+	decide(method: string, path: string): FaultDecision | null {
+		const s = this.matches(method, path);
+		if (!s) return null;
 		const draw = this.prng.next();
 		let outcome: FaultOutcome = 'pass';
 		if (draw < s.drop_rate) outcome = 'drop';

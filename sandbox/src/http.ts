@@ -136,6 +136,19 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 		sandbox.store.requests.push(entry);
 		logEntries.set(request, entry);
 
+		const cursor = (request.query as Record<string, unknown> | undefined)?.cursor;
+		const pageFault = sandbox.faults.pageFault(
+			request.method,
+			path,
+			typeof cursor === 'string',
+			'before',
+		);
+		if (pageFault === 'rate_limited')
+			throw new ApiError('rate_limited', 'Too many requests (sandbox page fault)', undefined, {
+				'Retry-After': '1',
+			});
+		if (pageFault === 'server_error')
+			throw new ApiError('server_error', 'Internal server error (sandbox page fault)');
 		const fault = sandbox.faults.decide(request.method, path);
 		if (fault) {
 			if (fault.latencyMs > 0) await sleep(fault.latencyMs);
@@ -183,6 +196,35 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 			throw ApiError.forbidden('This API key is read-only');
 		}
 		assertNotShadowedStaticPath(request, path);
+	});
+
+	// A list page the client cannot follow (faults.ts page_fault): rewritten after the route answered, so the store is as the request left it.
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (!logEntries.has(request) || reply.statusCode !== 200 || typeof payload !== 'string')
+			return payload;
+		const cursor = (request.query as Record<string, unknown> | undefined)?.cursor;
+		const fault = sandbox.faults.pageFault(
+			request.method,
+			pathOf(request),
+			typeof cursor === 'string',
+			'after',
+		);
+		if (fault === null) return payload;
+		const page = JSON.parse(payload) as {
+			object?: string;
+			data?: unknown[];
+			next_cursor?: unknown;
+		};
+		if (page.object !== 'list') return payload;
+		if (fault === 'not_a_list') return JSON.stringify('unavailable');
+		if (fault === 'empty_page')
+			return JSON.stringify({
+				...page,
+				data: [],
+				has_more: true,
+				next_cursor: page.next_cursor ?? cursor,
+			});
+		return JSON.stringify({ ...page, has_more: true, next_cursor: cursor });
 	});
 
 	app.addHook('onResponse', async (request, reply) => {

@@ -116,9 +116,11 @@ async function leadsWithEmail(client, email) {
 }
 
 /**
- * import-leads-without-duplicates, run twice: one lead per e-mail of the CSV (its repeats in another case
- * or with a space included), a welcome e-mail to each new lead on the first run and none on the second,
- * and on the second no write to the leads at all (the sandbox's request log).
+ * import-leads-without-duplicates, run three times: one lead per e-mail of the CSV (its repeats in another
+ * case or with a space included), a welcome e-mail to each new lead on the first run and none after; on
+ * the second no write to the leads at all (the sandbox's request log); before the third a lead's plan is
+ * changed in the service, and the third writes one PATCH that puts it back. Each run, Preview Import
+ * (Preview Only) shows the outcomes and changes the import then has, and writes nothing.
  */
 export async function checkImportWithoutDuplicates(stack) {
 	const { client } = stack.sandbox;
@@ -131,37 +133,62 @@ export async function checkImportWithoutDuplicates(stack) {
 		stack.smtp.messages.filter((m) =>
 			m.envelope.to.some((to) => distinct.includes(to.toLowerCase())),
 		).length;
+	// Changed in the service before run 3: the first row's lead, whose plan the import then restores.
+	const changedKey = keys[0];
+	const changedPlan = 'changed-in-the-service';
 
 	const runs = [];
-	let secondRunWrites = [];
-	for (const round of [1, 2]) {
+	const writesPerRun = [];
+	for (const round of [1, 2, 3]) {
+		let changed;
+		if (round === 3) {
+			[changed] = await leadsWithEmail(client, changedKey);
+			await client.api('PATCH', `/v1/leads/${changed.id}`, {
+				custom_fields: { plan: changedPlan },
+			});
+		}
 		const mailsBefore = mailsTo();
 		const mark = await requestMark(client);
 		const result = await run(stack, 'importWithoutDuplicates');
-		// The second run changes nothing: it writes nothing (no POST, PATCH, PUT or DELETE on a lead).
-		const writes = (await requestsSince(client, mark)).filter(
-			(r) => r.method !== 'GET' && r.path.startsWith('/v1/leads'),
-		);
-		if (round === 2) {
-			secondRunWrites = writes;
-			assert.deepEqual(
-				writes.map((r) => `${r.method} ${r.path}`),
-				[],
-				'run 2: no write to the leads',
-			);
-		}
+		// Preview Import writes nothing: every write of the run is the import's.
+		const writes = (await requestsSince(client, mark))
+			.filter((r) => r.method !== 'GET' && r.path.startsWith('/v1/leads'))
+			.map((r) => `${r.method} ${r.path}`);
+		writesPerRun.push(writes.length);
+		const expectedWrites = {
+			1: distinct.map(() => 'POST /v1/leads'),
+			2: [],
+			3: [`PATCH /v1/leads/${changed?.id}`],
+		}[round];
+		assert.deepEqual(writes, expectedWrites, `run ${round}: the import's writes only`);
 		const output = json(nodeOutput(result, 'Create or Update Lead'));
+		const preview = json(nodeOutput(result, 'Preview Import'));
 		assert.equal(output.length, rows.length, `run ${round}: one item per CSV row`);
 		assert.deepEqual(
 			output.map((lead) => lead.created),
 			round === 1 ? firstOf : rows.map(() => false),
 			`run ${round}: created only for the first row of each new e-mail`,
 		);
-		if (round === 2)
+		const expectedOutcomes = {
+			1: firstOf.map((first) => (first ? 'created' : 'unchanged')),
+			2: rows.map(() => 'unchanged'),
+			3: rows.map((_row, index) => (index === 0 ? 'updated' : 'unchanged')),
+		}[round];
+		assert.deepEqual(
+			output.map((lead) => lead.outcome),
+			expectedOutcomes,
+			`run ${round}: outcomes`,
+		);
+		assert.deepEqual(
+			preview.map((lead) => [lead.outcome, lead.changes]),
+			output.map((lead) => [lead.outcome, lead.changes]),
+			`run ${round}: Preview Import showed the outcomes and changes the import then had`,
+		);
+		if (round === 3)
 			assert.deepEqual(
-				output.map((lead) => lead.outcome),
-				rows.map(() => 'unchanged'),
-				'run 2: every row unchanged',
+				output[0].changes,
+				{ custom_fields: { plan: { old: changedPlan, new: rows[0].plan } } },
+				'run 3: changes names the custom field put back, with its old and new value',
 			);
 		const newOnes = json(nodeOutput(result, 'New lead?'));
 		assert.equal(newOnes.length, round === 1 ? distinct.length : 0, `run ${round}: new leads`);
@@ -177,18 +204,18 @@ export async function checkImportWithoutDuplicates(stack) {
 		}
 		runs.push(mailsTo() - mailsBefore);
 	}
-	assert.deepEqual(runs, [distinct.length, 0], 'welcome e-mails per run: every new lead once');
+	assert.deepEqual(runs, [distinct.length, 0, 0], 'welcome e-mails per run: every new lead once');
 
 	for (const key of distinct) {
 		const leads = await leadsWithEmail(client, key);
-		assert.equal(leads.length, 1, `${key}: exactly one lead after two runs (${leads.length})`);
+		assert.equal(leads.length, 1, `${key}: exactly one lead after three runs (${leads.length})`);
 		const row = rows[keys.indexOf(key)];
 		assert.equal(leads[0].company, row.company, `${key}: company`);
 		assert.equal(leads[0].source_channel, 'import', `${key}: source channel`);
 		assert.deepEqual(leads[0].custom_fields, { country: row.country, plan: row.plan });
 	}
 	return {
-		detail: `${rows.length} rows, ${distinct.length} e-mails: ${distinct.length} leads, ${runs[0]} welcome e-mails on the first run, ${runs[1]} on the second, ${secondRunWrites.length} writes to the leads on the second`,
+		detail: `${rows.length} rows, ${distinct.length} e-mails: ${distinct.length} leads, welcome e-mails per run ${runs.join(', ')}, writes to the leads per run ${writesPerRun.join(', ')}; Preview Import's outcomes and changes equal the import's each run`,
 	};
 }
 
@@ -363,7 +390,7 @@ export async function checkTour(stack) {
 export default {
 	async beforeStart({ stack, step }) {
 		await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
-		await step('import-leads-without-duplicates: n8n execute, twice', () =>
+		await step('import-leads-without-duplicates: n8n execute, three times', () =>
 			checkImportWithoutDuplicates(stack),
 		);
 		await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));

@@ -120,8 +120,9 @@ describe('Lead: Create or Update, what a sync costs', () => {
 			['changed@example.com', 'updated', false],
 		]);
 		const calls = countCalls(await bed.requests());
-		// One page finds both (the account holds 2 leads); one POST, two PATCHes in item order.
-		expect(calls).toEqual({ pages: 1, lookups: 0, writes: 3, total: 4 });
+		// One page finds both (the account holds 2 leads); before the POST, one read of the newest leads
+		// makes sure new@ still has none; then two PATCHes in item order.
+		expect(calls).toEqual({ pages: 2, lookups: 0, writes: 3, total: 5 });
 		const stored = (await bed.api.get(`/v1/leads/${changed.id}`)).body;
 		expect(stored.status).toBe('lost');
 		expect((await bed.api.get(`/v1/leads/${same.id}`)).body.updated_at).toBe(same.updated_at);

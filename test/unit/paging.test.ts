@@ -59,7 +59,7 @@ describe('readPage', () => {
 			expect(readPage({ data: [a], next_cursor }).next).toBeUndefined();
 	});
 
-	test('an answer that is not a list gives no items', () => {
+	test('an answer that is not a list gives no items and says it is unreadable', () => {
 		for (const body of [
 			undefined,
 			null,
@@ -71,7 +71,7 @@ describe('readPage', () => {
 			{ data: null },
 			{ object: 'lead', id: 'lead_1' },
 		]) {
-			expect(readPage(body)).toEqual({ items: [], next: undefined });
+			expect(readPage(body)).toEqual({ items: [], next: undefined, unreadable: true });
 		}
 	});
 });

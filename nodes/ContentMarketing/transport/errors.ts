@@ -143,3 +143,17 @@ export function redirectApiError(
 		itemIndex,
 	});
 }
+
+/**
+ * A list the service ended early (apiScanItems' `cut short`): a cursor it sent before, an empty page that
+ * still has a cursor, or a page without a list. What the rest of the list holds is unknown.
+ */
+export function listCutShortApiError(node: INode, path: string, itemIndex?: number): NodeApiError {
+	const response: JsonObject = { message: 'list cut short', path };
+	return new NodeApiError(node, response, {
+		message: withItem(`The Content Marketing API ended the list ${path} early`, itemIndex),
+		description:
+			'A page repeated an earlier cursor, was empty but had a next cursor, or held no list. Whether a lead with this e-mail exists is unknown, so none was created. Run the node again; if it keeps happening, contact the service.',
+		itemIndex,
+	});
+}

@@ -55,6 +55,8 @@ export interface Page<T> {
 	items: T[];
 	/** Cursor for the next page; undefined on the last page. */
 	next?: string;
+	/** The answer holds no list (not an object, or an object without one): nothing can be said about the list. */
+	unreadable?: true;
 }
 
 /** A `next` that is a whole URL carries the cursor as a query parameter. */
@@ -75,15 +77,23 @@ function cursorOf(value: unknown): string | undefined {
  */
 export function readPage<T>(body: unknown): Page<T> {
 	if (Array.isArray(body)) return { items: body as T[] };
-	if (!isObject(body)) return { items: [] };
+	if (!isObject(body)) return { items: [], next: undefined, unreadable: true };
 	const list = [body.data, body.items, body.results].find(Array.isArray) as T[] | undefined;
+	if (list === undefined) return { items: [], next: undefined, unreadable: true };
 	const next = cursorOf(body.next_cursor ?? body.next ?? body.cursor);
-	if (body.has_more === false) return { items: list ?? [], next: undefined };
-	return { items: list ?? [], next };
+	if (body.has_more === false) return { items: list, next: undefined };
+	return { items: list, next };
 }
 
 /** What a visitor of `apiScanItems` wants after one item. */
 export type ScanNext = 'continue' | 'stop';
+
+/**
+ * How a scan ended: at the list's last page (`end`), because the visitor or the page size said stop
+ * (`stopped`), or at an answer it cannot follow (`cut short`: a cursor it was given before, an empty
+ * page that still has a cursor, a page without a list). A cut-short list is not the whole list.
+ */
+export type ScanEnd = 'end' | 'stopped' | 'cut short';
 
 /**
  * Visits the items of a list endpoint page by page (docs/api-contract.md §4 keyset cursor), holding one
@@ -95,25 +105,38 @@ export async function apiScanItems(
 	path: string,
 	qs: IDataObject,
 	visit: (item: IDataObject) => ScanNext,
-	options: { itemIndex?: number; pageSize?: () => number; deadline?: number } = {},
-): Promise<void> {
+	options: {
+		itemIndex?: number;
+		pageSize?: () => number;
+		deadline?: number;
+		/** Where to start: a cursor a visitor saw with `onPage` (undefined: the first page). */
+		cursor?: string;
+		/** Called after each page's items with the cursor of the next page (undefined after the last). */
+		onPage?: (next: string | undefined) => void;
+	} = {},
+): Promise<ScanEnd> {
 	const seenCursors = new Set<string>();
-	let cursor: string | undefined;
+	let cursor = options.cursor;
+	if (cursor !== undefined) seenCursors.add(cursor);
 	do {
 		const size = options.pageSize?.() ?? MAX_PAGE_SIZE;
-		if (size <= 0) return;
+		if (size <= 0) return 'stopped';
 		const body: unknown = await apiRequest.call(this, 'GET', path, {
 			qs: { ...qs, limit: size, ...(cursor !== undefined ? { cursor } : {}) },
 			itemIndex: options.itemIndex,
 			deadline: options.deadline,
 		});
 		const page = readPage<IDataObject>(body);
-		for (const item of page.items) if (visit(item) === 'stop') return;
+		if (page.unreadable) return 'cut short';
+		for (const item of page.items) if (visit(item) === 'stop') return 'stopped';
 		cursor = page.next;
 		// A service that repeats a cursor (or sends one with an empty page) would page forever.
-		if (cursor !== undefined && (seenCursors.has(cursor) || page.items.length === 0)) return;
+		if (cursor !== undefined && (seenCursors.has(cursor) || page.items.length === 0))
+			return 'cut short';
 		if (cursor !== undefined) seenCursors.add(cursor);
+		options.onPage?.(cursor);
 	} while (cursor !== undefined);
+	return 'end';
 }
 
 /** All items of a list endpoint (or the first `limit`), following `next_cursor` with pages of up to 100, one page after the other. */

@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { readCustomFields } from './customFields';
 import { collectionLabels } from '../common.descriptions';
 import type { NodeError } from '../../helpers/itemErrors';
-import { asNodeError, withItem } from '../../helpers/itemErrors';
+import { asNodeError, unexpectedValue, withItem } from '../../helpers/itemErrors';
 import { forEachItem } from '../itemLoop';
 import { addHint } from './hints';
 import {
@@ -128,6 +128,14 @@ const properties: INodeProperties[] = [
 					},
 				],
 			},
+			{
+				displayName: 'Preview Only',
+				name: 'previewOnly',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to only read: nothing is created or changed, and each item shows the outcome a real run would have and the fields it would change (changes, with old and new values)',
+			},
 		],
 	},
 ];
@@ -153,6 +161,7 @@ interface UpsertInput {
 	/** Status, assignee, notes: the fields PATCH takes besides custom fields. */
 	patch: IDataObject;
 	unchangeable: UnchangeableHandling;
+	previewOnly: boolean;
 }
 
 function readInput(this: IExecuteFunctions, itemIndex: number): UpsertInput {
@@ -204,6 +213,18 @@ function readInput(this: IExecuteFunctions, itemIndex: number): UpsertInput {
 	const customFields = readCustomFields.call(this, fields, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as unknown;
 	let unchangeable: UnchangeableHandling = 'report';
+	let previewOnly = false;
+	if (isObject(options) && options.previewOnly !== undefined) {
+		if (typeof options.previewOnly !== 'boolean')
+			throw unexpectedValue.call(
+				this,
+				OPTION_NAMES.previewOnly,
+				'true or false',
+				options.previewOnly,
+				itemIndex,
+			);
+		previewOnly = options.previewOnly;
+	}
 	if (isObject(options) && options.unchangeableFields !== undefined) {
 		assertCollectionFilled.call(
 			this,
@@ -231,6 +252,7 @@ function readInput(this: IExecuteFunctions, itemIndex: number): UpsertInput {
 			customFields !== undefined && Object.keys(customFields).length > 0 ? customFields : undefined,
 		patch,
 		unchangeable,
+		previewOnly,
 	};
 }
 
@@ -261,11 +283,70 @@ function notUpdatedFields(lead: IDataObject, input: UpsertInput): NotUpdated[] {
 /** What the item did to its lead. */
 export type Outcome = 'created' | 'updated' | 'unchanged';
 
-/** What one item did: the lead as it is now, and how it came to be. */
+/** A field the item changes (or would change, in a preview): the lead's value before and after. */
+interface Change {
+	old: unknown;
+	new: unknown;
+}
+
+/** Per field the item changes, old and new value; custom fields by key under `custom_fields`. */
+type Changes = Record<string, Change | Record<string, Change>>;
+
+/** What one item did: the lead as it is now (or would be, in a preview), and how it came to be. */
 interface Upserted {
 	lead: IDataObject;
 	outcome: Outcome;
 	notUpdated: NotUpdated[];
+	changes: Changes;
+}
+
+const has = (record: IDataObject, field: string): boolean =>
+	Object.prototype.hasOwnProperty.call(record, field);
+
+/** The fields a new lead gets from the item (old values are null: there was no lead). */
+function creationChanges(input: UpsertInput): Changes {
+	const changes: Changes = { email: { old: null, new: input.email } };
+	for (const [field, value] of Object.entries(input.createOnly))
+		changes[field] = { old: null, new: value };
+	for (const [field, value] of Object.entries(input.patch))
+		if (value !== null) changes[field] = { old: null, new: value };
+	const custom: Record<string, Change> = {};
+	for (const [key, value] of Object.entries(input.customFields ?? {}))
+		if (value !== null) custom[key] = { old: null, new: value };
+	if (Object.keys(custom).length > 0) changes.custom_fields = custom;
+	return changes;
+}
+
+/** What a PATCH with `patch` changes on `lead`: old and new value per field (null where the lead had none). */
+function patchChanges(lead: IDataObject, patch: IDataObject): Changes {
+	const changes: Changes = {};
+	for (const [field, value] of Object.entries(patch)) {
+		if (field !== 'custom_fields') {
+			changes[field] = { old: has(lead, field) ? (lead[field] ?? null) : null, new: value };
+			continue;
+		}
+		const current = isObject(lead.custom_fields) ? lead.custom_fields : {};
+		const custom: Record<string, Change> = {};
+		for (const [key, next] of Object.entries(value as IDataObject))
+			custom[key] = { old: has(current, key) ? (current[key] ?? null) : null, new: next };
+		changes.custom_fields = custom;
+	}
+	return changes;
+}
+
+/** The lead a preview shows: `lead` (or a new one) with the item's changes applied, as the service would store them. */
+function previewedLead(lead: IDataObject, patch: IDataObject): IDataObject {
+	const { custom_fields: customFields, ...fields } = patch;
+	const result: IDataObject = { ...lead, ...fields };
+	if (isObject(customFields)) {
+		const merged: IDataObject = isObject(lead.custom_fields) ? { ...lead.custom_fields } : {};
+		for (const [key, value] of Object.entries(customFields)) {
+			if (value === null) delete merged[key];
+			else merged[key] = value;
+		}
+		result.custom_fields = merged;
+	}
+	return result;
 }
 
 async function createLead(
@@ -275,6 +356,21 @@ async function createLead(
 ): Promise<Upserted> {
 	const body: IDataObject = { email: input.email, ...input.createOnly };
 	if (input.customFields !== undefined) body.custom_fields = input.customFields;
+	const changes = creationChanges(input);
+	if (input.previewOnly) {
+		const newPatch: IDataObject = {};
+		for (const [field, value] of Object.entries(input.patch))
+			if (value !== null) newPatch[field] = value;
+		return {
+			lead: previewedLead(
+				{ id: null, ...body, custom_fields: {} },
+				{ ...newPatch, custom_fields: input.customFields },
+			),
+			outcome: 'created',
+			notUpdated: [],
+			changes,
+		};
+	}
 	// The transport sends a fresh Idempotency-Key with this POST, so a retry after a 5xx or a lost answer cannot create twice (docs/api-contract.md §8).
 	const lead = await apiRequest.call(this, 'POST', '/v1/leads', { body, itemIndex });
 	// POST takes no status, assignee or notes: they follow in a PATCH (an unassigned, note-less lead needs none of theirs).
@@ -285,13 +381,13 @@ async function createLead(
 		patch.assigned_to = input.patch.assigned_to;
 	if (input.patch.notes !== undefined && input.patch.notes !== null)
 		patch.notes = input.patch.notes;
-	if (Object.keys(patch).length === 0) return { lead, outcome: 'created', notUpdated: [] };
+	if (Object.keys(patch).length === 0) return { lead, outcome: 'created', notUpdated: [], changes };
 	try {
 		const updated = await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
 			body: patch,
 			itemIndex,
 		});
-		return { lead: updated, outcome: 'created', notUpdated: [] };
+		return { lead: updated, outcome: 'created', notUpdated: [], changes };
 	} catch (error) {
 		const nodeError = asNodeError(this.getNode(), error, itemIndex);
 		const note = `The lead ${String(lead.id)} was created; setting its ${Object.keys(patch).join(', ')} failed: run the node again to update it.`;
@@ -300,9 +396,13 @@ async function createLead(
 	}
 }
 
-/** Whether the lead already holds `value` under `field`; a field the answer lacks is taken as different. */
+/**
+ * Whether the lead already holds `value` under `field` (an own key: a custom field named `toString` is
+ * one like any other). A field the answer lacks is taken as different: e.g. Notes are compared only when
+ * the service returns them, and sent otherwise.
+ */
 function holds(record: IDataObject, field: string, value: unknown): boolean {
-	return field in record && (record[field] ?? null) === value;
+	return has(record, field) && (record[field] ?? null) === value;
 }
 
 /**
@@ -319,7 +419,7 @@ function changesFor(lead: IDataObject, input: UpsertInput): IDataObject {
 		for (const [key, value] of Object.entries(input.customFields)) {
 			// null removes the key: nothing to do when the lead has no such key.
 			const same =
-				current !== undefined && (value === null ? !(key in current) : holds(current, key, value));
+				current !== undefined && (value === null ? !has(current, key) : holds(current, key, value));
 			if (!same) changed[key] = value;
 		}
 		if (Object.keys(changed).length > 0) patch.custom_fields = changed;
@@ -349,12 +449,16 @@ async function updateLead(
 		);
 	}
 	const patch = changesFor(lead, input);
-	if (Object.keys(patch).length === 0) return { lead, outcome: 'unchanged', notUpdated };
+	if (Object.keys(patch).length === 0)
+		return { lead, outcome: 'unchanged', notUpdated, changes: {} };
+	const changes = patchChanges(lead, patch);
+	if (input.previewOnly)
+		return { lead: previewedLead(lead, patch), outcome: 'updated', notUpdated, changes };
 	const updated = await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
 		body: patch,
 		itemIndex,
 	});
-	return { lead: updated, outcome: 'updated', notUpdated };
+	return { lead: updated, outcome: 'updated', notUpdated, changes };
 }
 
 /** Every item's input, read before the first request; with Continue On Fail a bad item keeps its error. */
@@ -380,9 +484,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const inputs = readInputs.call(this, items);
 	const wanted = new Map<string, WantedEmail>();
+	/** Items still to answer per e-mail: the last one's lead is then let go. */
+	const itemsLeft = new Map<string, number>();
 	inputs.forEach((input, itemIndex) => {
 		if (input instanceof Error) return;
 		const key = emailKey(input.email);
+		itemsLeft.set(key, (itemsLeft.get(key) ?? 0) + 1);
 		if (!wanted.has(key)) wanted.set(key, { email: input.email, itemIndex });
 	});
 	const directory = new EmailDirectory(this, wanted, { atMost: 1 });
@@ -398,23 +505,35 @@ export async function execute(
 			const upsert = (async (): Promise<Upserted> => {
 				const earlier = previous && (await previous.catch(() => undefined));
 				// After an earlier item with this e-mail failed (Continue On Fail), a fresh look-up: it may have created the lead.
-				const [lead] = earlier
-					? [earlier.lead]
-					: previous
-						? await leadsWithEmail.call(this, input.email, itemIndex, 1)
-						: await directory.find(input.email, itemIndex);
+				// A lead only previewed (no ID) is no lead for an item that writes.
+				const [lead] =
+					earlier && (input.previewOnly || earlier.lead.id !== null)
+						? [earlier.lead]
+						: previous
+							? await leadsWithEmail.call(this, input.email, itemIndex, 1)
+							: await directory.find(input.email, itemIndex);
 				return lead === undefined
 					? await createLead.call(this, input, itemIndex)
 					: await updateLead.call(this, lead, input, itemIndex);
 			})();
 			byEmail.set(key, upsert);
-			const { lead, outcome, notUpdated } = await upsert;
-			return {
-				...lead,
-				created: outcome === 'created',
-				outcome,
-				not_updated: notUpdated as unknown as IDataObject[],
-			};
+			try {
+				const { lead, outcome, notUpdated, changes } = await upsert;
+				return {
+					...lead,
+					created: outcome === 'created',
+					outcome,
+					changes: changes as IDataObject,
+					not_updated: notUpdated as unknown as IDataObject[],
+				};
+			} finally {
+				const left = (itemsLeft.get(key) ?? 1) - 1;
+				if (left > 0) itemsLeft.set(key, left);
+				else {
+					itemsLeft.delete(key);
+					byEmail.delete(key);
+				}
+			}
 		});
 	let output: INodeExecutionData[];
 	try {
@@ -440,7 +559,8 @@ function hintFieldsKept(this: IExecuteFunctions, output: INodeExecutionData[]): 
 
 /** A call that succeeds against the sandbox's demo data: `npm run schemas` runs it for the output schema, the wrong-types test starts from it. */
 export const example: OperationExample = {
-	// The second item finds the lead the first created and changes its status: the output shows created and updated, and a field not updated.
+	// The second item finds the lead the first created and changes its status: the output shows created and updated, a field not updated
+	// and the changes; the third previews one more status change (nothing written).
 	parameters: () => ({
 		email: 'schema.upsert@example.com',
 		additionalFields: {
@@ -449,10 +569,13 @@ export const example: OperationExample = {
 			job_title: 'CTO',
 			source_channel: 'import',
 			status: '={{ $json.status }}',
+			customFieldsJson: '{"plan": "pro"}',
 		},
+		options: { previewOnly: '={{ $json.preview === true }}' },
 	}),
 	input: () => [
 		{ company: 'Example', status: 'contacted' },
 		{ company: 'Example Two', status: 'qualified' },
+		{ company: 'Example Two', status: 'lost', preview: true },
 	],
 };

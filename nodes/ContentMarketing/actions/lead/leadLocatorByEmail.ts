@@ -35,8 +35,11 @@ function directoryOf(context: IExecuteFunctions): EmailDirectory {
 		if (!isObject(locator) || locator.mode !== 'email' || typeof locator.value !== 'string')
 			continue;
 		const key = emailKey(locator.value);
-		if (key === '' || !key.includes('@') || wanted.has(key)) continue;
-		wanted.set(key, { email: locator.value.trim(), itemIndex });
+		if (key === '' || !key.includes('@')) continue;
+		// Each item with the e-mail asks for it: its matches are let go after the last one.
+		const known = wanted.get(key);
+		if (known !== undefined) known.uses = (known.uses ?? 1) + 1;
+		else wanted.set(key, { email: locator.value.trim(), itemIndex, uses: 1 });
 	}
 	// Only the ID of a match is kept: what the error for several leads lists.
 	directory = new EmailDirectory(context, wanted, {

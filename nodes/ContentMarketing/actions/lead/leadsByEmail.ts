@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { SEARCH_MAX_LENGTH } from '../../helpers/validation';
 import { apiScanItems } from '../../transport';
+import { listCutShortApiError } from '../../transport/errors';
 
 // The service has no e-mail lookup: GET /v1/leads?q= is a case-insensitive substring search over e-mail,
 // name and company (docs/api-contract.md §4), so the node narrows with `q` and keeps the exact matches.
@@ -26,7 +27,8 @@ export function hasEmail(lead: IDataObject, key: string): boolean {
 
 /**
  * The leads whose e-mail is exactly `email` (case and surrounding white space aside), most recently
- * created first, reading no further than `atMost` matches.
+ * created first, reading no further than `atMost` matches. A list cut short before `atMost` matches
+ * fails the item: "no lead" would not be known.
  */
 export async function leadsWithEmail(
 	this: IExecuteFunctions,
@@ -36,7 +38,7 @@ export async function leadsWithEmail(
 ): Promise<IDataObject[]> {
 	const key = emailKey(email);
 	const found: IDataObject[] = [];
-	await apiScanItems.call(
+	const end = await apiScanItems.call(
 		this,
 		'/v1/leads',
 		{ q: searchTextFor(email), sort: 'created_at', order: 'desc' },
@@ -46,5 +48,6 @@ export async function leadsWithEmail(
 		},
 		{ itemIndex },
 	);
+	if (end === 'cut short') throw listCutShortApiError(this.getNode(), '/v1/leads', itemIndex);
 	return found;
 }
