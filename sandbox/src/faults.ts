@@ -22,6 +22,8 @@ export type PageFault = (typeof PAGE_FAULTS)[number];
 export const faultSettingsSchema = z
 	.object({
 		rate_429: rate.default(0),
+		/** The Retry-After (seconds) of the 429s of `rate_429`. */
+		retry_after_seconds: z.number().int().min(0).max(3600).default(1),
 		rate_500: rate.default(0),
 		latency_ms: z.number().int().min(0).max(60_000).default(0),
 		drop_rate: rate.default(0),
@@ -48,6 +50,7 @@ export type FaultOutcome = 'pass' | 'drop' | 'rate_429' | 'rate_500';
 
 export interface FaultDecision {
 	latencyMs: number;
+	retryAfterSeconds: number;
 	outcome: FaultOutcome;
 }
 
@@ -120,7 +123,7 @@ export class Faults {
 		if (draw < s.drop_rate) outcome = 'drop';
 		else if (draw < s.drop_rate + s.rate_429) outcome = 'rate_429';
 		else if (draw < s.drop_rate + s.rate_429 + s.rate_500) outcome = 'rate_500';
-		return { latencyMs: s.latency_ms, outcome };
+		return { latencyMs: s.latency_ms, retryAfterSeconds: s.retry_after_seconds, outcome };
 	}
 
 	setIgnoreAnswers(count: number): void {

@@ -164,7 +164,7 @@ export function installHttp(app: FastifyInstance, sandbox: Sandbox): void {
 					'Too many requests (sandbox fault); retry later',
 					undefined,
 					{
-						'Retry-After': '1',
+						'Retry-After': String(fault.retryAfterSeconds),
 					},
 				);
 			}

@@ -140,8 +140,10 @@ describe('a batch call that fails as a whole', () => {
 		await bed.control.post('/_sandbox/seed', { seed: 3, leads: 150, resources: 1 });
 		const ids = await bed.allLeadIds();
 		expect(ids).toHaveLength(150);
+		// Retry-After: 60 s (virtual): each chunk's request is waited out 15 times, then fails.
 		await bed.control.put('/_sandbox/faults', {
 			rate_429: 1,
+			retry_after_seconds: 60,
 			methods: ['POST'],
 			path_prefix: '/v1/leads/batch-sync-crm',
 		});
