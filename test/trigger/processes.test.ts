@@ -43,6 +43,7 @@ interface Cluster {
 	secret: string;
 	/** The production URL the endpoint was registered for (the record's key in static data). */
 	url: string;
+	webhookId: string;
 	/** Starts one more process on the same row (a webhook processor, or a restart). */
 	start(): Promise<TriggerHarness>;
 }
@@ -61,6 +62,7 @@ async function cluster(): Promise<Cluster> {
 		store,
 		secret,
 		url,
+		webhookId,
 		async start() {
 			const harness = await harnessFor(sandbox, { serve: true });
 			opened.push(harness);
@@ -210,6 +212,35 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		const restarted = await shared.start();
 		expect(await restarted.runExecution(stored[0], { recovered: true })).toHaveLength(1);
 		expect(bodyOf(await deliver(restarted, shared.secret, later, 1)).reason).toBe('new event');
+		expect(storedIds(shared, [recovered])).toEqual([recovered.id]);
+
+		const again = await shared.start();
+		expect(bodyOf(await deliver(again, shared.secret, recovered, 5)).reason).toBe('duplicate');
+		expect(executions(again)).toBe(0);
+	});
+
+	test('a killed execution n8n re-ran before it activated the workflow is saved by the activation, so its retry is a duplicate after one more kill', async () => {
+		const shared = await cluster();
+		const killed = await shared.start();
+		const [recovered] = events(1);
+		const stored: INodeExecutionData[][] = [];
+		killed.storeExecution = (items) => {
+			stored.push(items);
+			throw new Error('n8n was killed');
+		};
+		await deliver(killed, shared.secret, recovered, 1);
+
+		// n8n 2.41 starts its re-runs, then activates; the process is killed again before any call. It
+		// serves no call, so its webhook URL keeps the cluster's origin (the URL the endpoint is kept by).
+		const processAfterKill = await harnessFor(sandbox, { origin: new URL(shared.url).origin });
+		opened.push(processAfterKill);
+		const restarted = triggerOf(processAfterKill, PARAMETERS, {
+			staticDataStore: shared.store,
+			webhookId: shared.webhookId,
+		});
+		expect(await restarted.runExecution(stored[0], { recovered: true })).toHaveLength(1);
+		expect(storedIds(shared, [recovered])).toEqual([]);
+		await restarted.activate('trigger');
 		expect(storedIds(shared, [recovered])).toEqual([recovered.id]);
 
 		const again = await shared.start();

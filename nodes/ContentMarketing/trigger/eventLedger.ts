@@ -4,7 +4,7 @@
  * execution. It keeps, per endpoint, the ids this process accepted (memory, for the retry horizon) and
  * a journal of fingerprints in static data (eventJournal.ts, for a restarted process and the other
  * webhook processors), saved in order (saveOrder.ts) by the webhook call and again by the execution
- * itself; and, per trigger node, which execution of this process claimed each event (n8n 2.41's
+ * itself (and by an activation, for re-runs without a call); and, per trigger node, which execution of this process claimed each event (n8n 2.41's
  * re-runs of killed executions). receiveDelivery asks decideEvent; the trigger's execute() asks
  * passUnclaimedItems. docs/triggers.md explains the design, what it guarantees per mode and the cases
  * it does not cover.
@@ -257,7 +257,9 @@ function claimsOf(nodeScope: string, nowSeconds: number): Map<string, Claim> {
  * for test event", mode `manual`) gets every event its production runs get, and they get every event
  * it gets; a retry from n8n's Executions list (mode `retry`) runs the trigger's step again on purpose.
  */
-export function claimScope(this: IExecuteFunctions | IWebhookFunctions): string | undefined {
+export function claimScope(
+	this: IExecuteFunctions | IWebhookFunctions | IHookFunctions,
+): string | undefined {
 	const mode = this.getMode();
 	if (mode === 'manual' || mode === 'retry') return undefined;
 	return `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
@@ -424,6 +426,27 @@ export function passUnclaimedItems(this: IExecuteFunctions): INodeExecutionData[
 		recordRun(staticData, scope, eventId, nowSeconds);
 		return true;
 	});
+}
+
+/**
+ * At the activation of an adopted endpoint: puts the node's runs without a call into its journal in
+ * static data, which n8n saves once the workflow is active. n8n 2.41 starts its re-runs of killed
+ * executions just before it activates workflows, so a re-run that passed the trigger by then is in the
+ * journal even when the process is killed again before a call of the node.
+ */
+export function journalOnActivation(
+	this: IHookFunctions,
+	staticData: IDataObject,
+	endpoint: EndpointRecord,
+): void {
+	const nodeScope = claimScope.call(this);
+	if (nodeScope === undefined) return;
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const known = memoryFor(dedupeScope.call(this, endpoint.id));
+	let changed = known.journal.merge(readJournal(staticData, endpoint.url), nowSeconds);
+	changed = journalRunsWithoutCall(nodeScope, known, nowSeconds) || changed;
+	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
+	if (changed) writeJournal(staticData, endpoint.url, known.journal.segments);
 }
 
 /** Forgets the in-memory ids of an endpoint (called when it is deleted). */

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../transport';
 import { getRecord, removeRecord, setRecord } from './endpointStore';
-import { dedupeScope, forgetScope } from './eventLedger';
+import { dedupeScope, forgetScope, journalOnActivation } from './eventLedger';
 import { selectedEvents } from '../leadEvents/params';
 
 /** An endpoint as `GET /v1/webhooks` lists it (docs/api-contract.md §10); only what the lifecycle reads. */
@@ -106,6 +106,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 			body: { events, active: true },
 		});
 	}
+	if (record !== undefined) journalOnActivation.call(this, data, record);
 	return true;
 }
 
