@@ -211,16 +211,21 @@ function checkPublishWorkflow() {
 		problems.push('"prepublishOnly" is not `n8n-node prerelease`');
 	if (pkg.publishConfig?.provenance !== true)
 		problems.push('"publishConfig.provenance" is not true');
+	// An npm command by what it runs (`npm ci`, `npm test`, `npm run <script>`), whatever its flags; in
+	// .ci/run each goes through the timing function `step`.
+	const npmCommand = (line) => /^(?:step\s+)?(npm (?:ci|test|run \S+))/.exec(line.trim())?.[1];
 	const ciCommands = readFileSync(path.join(root, '.ci/run'), 'utf8')
 		.split('\n')
-		.map((line) => line.trim())
-		.filter((line) => line.startsWith('npm '));
+		.map(npmCommand)
+		.filter(Boolean);
+	const runLines = runs.split('\n').map(npmCommand);
+	if (ciCommands.length === 0) problems.push('no npm command found in .ci/run');
 	for (const command of ciCommands) {
-		if (!runs.split('\n').some((line) => line.trim() === command))
-			problems.push(`does not run \`${command}\` as CI does`);
+		if (!runLines.includes(command)) problems.push(`does not run \`${command}\` as CI does`);
 	}
-	const lastCheck = Math.max(...ciCommands.map((command) => runs.indexOf(command)));
-	if (runs.indexOf(PUBLISH) < lastCheck) problems.push('publishes before the CI checks have run');
+	const lastCheck = Math.max(...ciCommands.map((command) => runLines.indexOf(command)));
+	if (runs.split('\n').findIndex((l) => l.trim() === PUBLISH) < lastCheck)
+		problems.push('publishes before the CI checks have run');
 	return problems.length ? { passed: false, message: problems.join('; ') } : { passed: true };
 }
 
