@@ -26,6 +26,31 @@ async function seeded(count: number): Promise<Lead[]> {
 	return leads;
 }
 
+/**
+ * Imports 300 seeded leads' e-mails while the listing's pages answer `fault` `times` times in a row (the
+ * sandbox's page_fault), with the transport's waits virtual; the pages are the listing's, not look-ups.
+ */
+async function importWithPageFault(fault: 'server_error' | 'rate_limited', times: number) {
+	const sleeps = virtualSleep();
+	try {
+		const leads = await seeded(300);
+		await bed.setFaults({
+			page_fault: fault,
+			page_fault_times: times,
+			methods: ['GET'],
+			path_prefix: '/v1/leads',
+		});
+		const result = await bed.run(upsert(), {
+			input: items(...leads.map((lead) => ({ email: lead.email }))),
+		});
+		const requests = await bed.requests();
+		const pages = requests.filter((request) => isList(request) && !isLookup(request));
+		return { result, requests, pages };
+	} finally {
+		sleeps.restore();
+	}
+}
+
 /** How many leads each e-mail (lower case) has. */
 async function leadsPerEmail(): Promise<Map<string, number>> {
 	const counts = new Map<string, number>();
@@ -112,59 +137,27 @@ describe('Lead: Create or Update, a list cut short is never the whole account', 
 	);
 
 	test('a page that fails after the retries is asked again at the cursor, not replaced by look-ups', async () => {
-		const sleeps = virtualSleep();
-		try {
-			const leads = await seeded(300);
-			// The second page answers 500 ten times in a row (more than the transport retries), then as usual.
-			await bed.setFaults({
-				page_fault: 'server_error',
-				page_fault_times: 10,
-				methods: ['GET'],
-				path_prefix: '/v1/leads',
-			});
-			const result = await bed.run(upsert(), {
-				input: items(...leads.map((lead) => ({ email: lead.email }))),
-			});
-			expect(result.error).toBeUndefined();
-			const requests = await bed.requests();
-			expect(requests.filter(isLookup)).toHaveLength(0);
-			const pages = requests.filter((request) => isList(request) && !isLookup(request));
-			expect(pages.filter((page) => page.status === 500)).toHaveLength(10);
-			// Every page after the first asks for the same cursor until it is answered: the pass resumed there.
-			const cursors = new Set(pages.slice(1, 12).map((page) => page.query));
-			expect(cursors.size).toBe(1);
-			expect(pages.filter((page) => page.status === 200)).toHaveLength(3);
-			expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
-		} finally {
-			sleeps.restore();
-		}
+		// The second page answers 500 ten times in a row (more than the transport retries), then as usual.
+		const { result, requests, pages } = await importWithPageFault('server_error', 10);
+		expect(result.error).toBeUndefined();
+		expect(requests.filter(isLookup)).toHaveLength(0);
+		expect(pages.filter((page) => page.status === 500)).toHaveLength(10);
+		// Every page after the first asks for the same cursor until it is answered: the pass resumed there.
+		const cursors = new Set(pages.slice(1, 12).map((page) => page.query));
+		expect(cursors.size).toBe(1);
+		expect(pages.filter((page) => page.status === 200)).toHaveLength(3);
+		expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
 	});
 
 	test('a busy key slows the pass: 20 429s in a row on a page are waited out at its cursor, no look-ups', async () => {
-		const sleeps = virtualSleep();
-		try {
-			const leads = await seeded(300);
-			await bed.setFaults({
-				page_fault: 'rate_limited',
-				page_fault_times: 20,
-				methods: ['GET'],
-				path_prefix: '/v1/leads',
-			});
-			const result = await bed.run(upsert(), {
-				input: items(...leads.map((lead) => ({ email: lead.email }))),
-			});
-			expect(result.error).toBeUndefined();
-			const requests = await bed.requests();
-			expect(requests.filter(isLookup)).toHaveLength(0);
-			expect(writes(requests)).toEqual([]);
-			const pages = requests.filter((request) => isList(request) && !isLookup(request));
-			expect(pages.filter((page) => page.status === 429)).toHaveLength(20);
-			expect(new Set(pages.slice(1, 22).map((page) => page.query)).size).toBe(1);
-			expect(pages.filter((page) => page.status === 200)).toHaveLength(3);
-			expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
-		} finally {
-			sleeps.restore();
-		}
+		const { result, requests, pages } = await importWithPageFault('rate_limited', 20);
+		expect(result.error).toBeUndefined();
+		expect(requests.filter(isLookup)).toHaveLength(0);
+		expect(writes(requests)).toEqual([]);
+		expect(pages.filter((page) => page.status === 429)).toHaveLength(20);
+		expect(new Set(pages.slice(1, 22).map((page) => page.query)).size).toBe(1);
+		expect(pages.filter((page) => page.status === 200)).toHaveLength(3);
+		expect(jsonOf(result).every((lead) => lead.outcome === 'unchanged')).toBe(true);
 	});
 
 	test('a look-up cut short fails its item instead of creating', async () => {

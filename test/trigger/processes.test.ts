@@ -161,6 +161,22 @@ function holdFirstStore(processor: TriggerHarness): { release(): void; started()
 	};
 }
 
+/**
+ * A process killed right after n8n stored each execution (`stored`, in order): its calls save no static
+ * data and never answer.
+ */
+async function killedOnceStored(
+	cluster: Cluster,
+): Promise<{ killed: TriggerHarness; stored: INodeExecutionData[][] }> {
+	const killed = await cluster.start();
+	const stored: INodeExecutionData[][] = [];
+	killed.storeExecution = (items) => {
+		stored.push(items);
+		throw new Error('n8n was killed');
+	};
+	return { killed, stored };
+}
+
 const executions = (trigger: TriggerHarness) =>
 	trigger.deliveries.filter((delivery) => delivery.items.length > 0).length;
 const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseBody) as IDataObject;
@@ -168,14 +184,8 @@ const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseB
 describe('Content Marketing Trigger: one event, one execution across processes and restarts', () => {
 	test('an execution n8n re-runs after a kill (n8n 2.41) makes the retry of its event a duplicate, also after one more restart', async () => {
 		const shared = await cluster();
-		const killed = await shared.start();
+		const { killed, stored } = await killedOnceStored(shared);
 		const [recovered, notRecovered] = events(2);
-		// Killed after n8n stored each execution: the call saves no static data and never answers.
-		const stored: INodeExecutionData[][] = [];
-		killed.storeExecution = (items) => {
-			stored.push(items);
-			throw new Error('n8n was killed');
-		};
 		for (const event of [recovered, notRecovered]) await deliver(killed, shared.secret, event, 1);
 		expect(stored).toHaveLength(2);
 		expect(storedIds(shared, [recovered, notRecovered])).toEqual([]);
@@ -199,13 +209,8 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 
 	test('a killed execution n8n re-ran is saved by the next call, so its retry is a duplicate after one more kill', async () => {
 		const shared = await cluster();
-		const killed = await shared.start();
+		const { killed, stored } = await killedOnceStored(shared);
 		const [recovered, later] = events(2);
-		const stored: INodeExecutionData[][] = [];
-		killed.storeExecution = (items) => {
-			stored.push(items);
-			throw new Error('n8n was killed');
-		};
 		await deliver(killed, shared.secret, recovered, 1);
 
 		// The restarted process re-runs it (no static data), serves another event, and is killed again.
@@ -221,13 +226,8 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 
 	test('a killed execution n8n re-ran before it activated the workflow is saved by the activation, so its retry is a duplicate after one more kill', async () => {
 		const shared = await cluster();
-		const killed = await shared.start();
+		const { killed, stored } = await killedOnceStored(shared);
 		const [recovered] = events(1);
-		const stored: INodeExecutionData[][] = [];
-		killed.storeExecution = (items) => {
-			stored.push(items);
-			throw new Error('n8n was killed');
-		};
 		await deliver(killed, shared.secret, recovered, 1);
 
 		// n8n 2.41 starts its re-runs, then activates; the process is killed again before any call. It
@@ -250,13 +250,8 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 
 	test('when the retry of its event runs before n8n re-runs a killed execution, the re-run passes nothing on', async () => {
 		const shared = await cluster();
-		const killed = await shared.start();
+		const { killed, stored } = await killedOnceStored(shared);
 		const [event] = events(1);
-		const stored: INodeExecutionData[][] = [];
-		killed.storeExecution = (items) => {
-			stored.push(items);
-			throw new Error('n8n was killed');
-		};
 		await deliver(killed, shared.secret, event, 1);
 
 		const restarted = await shared.start();
