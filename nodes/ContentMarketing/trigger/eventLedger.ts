@@ -154,6 +154,23 @@ function forgetPending(pending: Map<string, PendingEvent>, nowSeconds: number): 
 }
 
 /**
+ * Takes the stored journal and the node's runs without a call (none for `nodeScope` undefined) into an
+ * endpoint's memory; true when the stored journal lacks a live entry of it, which must then be saved.
+ */
+function takeIn(
+	known: ScopeMemory,
+	stored: unknown,
+	nodeScope: string | undefined,
+	nowSeconds: number,
+): boolean {
+	let changed = known.journal.merge(stored, nowSeconds);
+	if (nodeScope !== undefined)
+		changed = journalRunsWithoutCall(nodeScope, known, nowSeconds) || changed;
+	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
+	return changed;
+}
+
+/**
  * Whether `eventId` is new (see the header). `attempt` is the delivery's CM-Delivery-Attempt, undefined
  * when missing or unreadable; `response` the call's HTTP response; `nodeScope` the node's claims
  * (claimScope), undefined for a test call. A new event is pending until acceptEvent. Synchronous on
@@ -171,10 +188,7 @@ export function checkEvent(
 	const known = memoryFor(scope);
 	forgetOld(known.accepted, nowSeconds);
 	forgetPending(known.pending, nowSeconds);
-	let changed = known.journal.merge(stored.recent, nowSeconds);
-	if (nodeScope !== undefined)
-		changed = journalRunsWithoutCall(nodeScope, known, nowSeconds) || changed;
-	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
+	let changed = takeIn(known, stored.recent, nodeScope, nowSeconds);
 
 	const print = fingerprint(eventId);
 	const mayBeRetry = attempt === undefined || attempt > 1;
@@ -443,10 +457,9 @@ export function journalOnActivation(
 	if (nodeScope === undefined) return;
 	const nowSeconds = Math.floor(Date.now() / 1000);
 	const known = memoryFor(dedupeScope.call(this, endpoint.id));
-	let changed = known.journal.merge(readJournal(staticData, endpoint.url), nowSeconds);
-	changed = journalRunsWithoutCall(nodeScope, known, nowSeconds) || changed;
-	known.journal.prune(nowSeconds, JOURNAL_MAX_IDS);
-	if (changed) writeJournal(staticData, endpoint.url, known.journal.segments);
+	const stored = readJournal(staticData, endpoint.url);
+	if (takeIn(known, stored, nodeScope, nowSeconds))
+		writeJournal(staticData, endpoint.url, known.journal.segments);
 }
 
 /** Forgets the in-memory ids of an endpoint (called when it is deleted). */
