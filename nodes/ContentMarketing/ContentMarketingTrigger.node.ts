@@ -90,6 +90,6 @@ export class ContentMarketingTrigger implements INodeType {
 
 	/** n8n runs this in every execution the trigger started; its items pass through (eventLedger). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [passUnclaimedItems.call(this)];
+		return [await passUnclaimedItems.call(this)];
 	}
 }

@@ -357,14 +357,20 @@ export class TriggerHarness {
 	 * trigger's node first, with the items as its input; static data saved after, if the run changed it.
 	 * `recovered`: as n8n 2.41 re-runs at start one a kill left `new`, from the stored workflow snapshot,
 	 * which has no static data. `mode`: `webhook` (a production run, default) or `manual` (the run a test
-	 * webhook starts). Resolves to the trigger's output.
+	 * webhook starts). `meanwhile`: what happens while the run's later steps go on, after the trigger's
+	 * step and before n8n saves the static data the run loaded at its start. Resolves to the trigger's output.
 	 */
 	async runExecution(
 		items: INodeExecutionData[],
 		{
 			recovered = false,
 			mode = 'webhook',
-		}: { recovered?: boolean; mode?: WorkflowExecuteMode } = {},
+			meanwhile,
+		}: {
+			recovered?: boolean;
+			mode?: WorkflowExecuteMode;
+			meanwhile?: () => Promise<void>;
+		} = {},
 	): Promise<INodeExecutionData[]> {
 		const workflow = recovered
 			? createWorkflow(
@@ -388,6 +394,7 @@ export class TriggerHarness {
 		});
 		await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
 		const run = await finished.promise;
+		await meanwhile?.();
 		if (!recovered) await this.persist(workflow);
 		const error = run.data.resultData.error;
 		if (error !== undefined) throw error;

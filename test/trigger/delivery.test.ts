@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Delivery, Harness, TriggerHarness } from '../harness';
+import type { Delivery, Harness, StaticDataStore, TriggerHarness } from '../harness';
 import {
 	FAST_RETRIES,
 	useTriggerSandbox,
@@ -288,6 +288,57 @@ describe('Content Marketing Trigger: an accepted event is answered once n8n stor
 		expect(third.status).toBe(200);
 		expect(reasonOf(third)).toBe('duplicate');
 		expect(emitted(trigger.deliveries)).toHaveLength(1);
+	});
+});
+
+describe("Content Marketing Trigger: an execution never writes static data (n8n saves the copy loaded at the run's start)", () => {
+	test('the workflow re-activated during a long execution keeps its new endpoint: the deliveries after the execution verify', async () => {
+		const trigger = await activeTrigger();
+		let next = trigger.nextDelivery();
+		await sandbox.createLead();
+		const first = await next;
+		expect(first.items).toHaveLength(1);
+		const [before] = await sandbox.endpoints();
+
+		await trigger.runExecution(first.items, {
+			meanwhile: async () => {
+				await trigger.deactivate('trigger');
+				await trigger.activate('trigger');
+			},
+		});
+		const [after] = await sandbox.endpoints();
+		expect(after.id).not.toBe(before.id);
+		expect(recordFor(trigger, trigger.webhookUrl('trigger'))?.id).toBe(after.id);
+
+		next = trigger.nextDelivery();
+		const lead = await sandbox.createLead();
+		const delivery = await next;
+		expect(delivery.items.map((item) => item.json.id)).toEqual([lead.id]);
+		const attempts = await sandbox.waitForDeliveries((all) =>
+			all.some((a) => a.endpoint_id === after.id && a.ok),
+		);
+		expect(attempts.filter((a) => a.endpoint_id === after.id).map((a) => a.status_code)).toEqual([
+			200,
+		]);
+	});
+
+	test("another node's static data saved during an execution is still there after it", async () => {
+		const store: StaticDataStore = { data: {} };
+		const trigger = triggerOf(harness, { events: ['lead.created'] }, { staticDataStore: store });
+		await trigger.activate('trigger');
+		const next = trigger.nextDelivery();
+		await sandbox.createLead();
+		const { items } = await next;
+
+		const otherNode = { cursor: 'lead_after_the_run_started' };
+		const output = await trigger.runExecution(items, {
+			meanwhile: async () => {
+				// Another trigger of the workflow (a poll) saves its state while this run goes on.
+				store.data = { ...store.data, 'node:Poll Trigger': otherNode };
+			},
+		});
+		expect(output).toHaveLength(1);
+		expect(store.data['node:Poll Trigger']).toEqual(otherNode);
 	});
 });
 

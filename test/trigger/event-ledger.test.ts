@@ -11,6 +11,8 @@ import {
 	checkEvent,
 	forgetScope,
 	journalSeconds,
+	noteRunWithoutCall,
+	runsWithoutCallHeld,
 } from '../../dist/nodes/ContentMarketing/trigger/eventLedger';
 import type { JournalSegments } from '../../dist/nodes/ContentMarketing/trigger/eventJournal';
 import { fingerprint } from '../../dist/nodes/ContentMarketing/trigger/eventJournal';
@@ -313,6 +315,18 @@ describe('eventLedger: bounds and expiry', () => {
 		expect(checkThenAccept(scope, { recent: {} }, 'evt_1', FIRST, NOW).duplicate).toBe(true);
 		expect(checkThenAccept(scope, { recent: {} }, 'evt_0', FIRST, NOW).duplicate).toBe(false);
 		forgetScope(scope);
+	});
+
+	test('runs without a call are forgotten after the horizon, as claims are, though no call or activation takes them (a queue-mode worker)', () => {
+		const node = `node-${randomUUID()}`;
+		for (let i = 0; i < 1000; i++) noteRunWithoutCall(node, `evt_${i}`, NOW + i);
+		expect(runsWithoutCallHeld(node)).toBe(1000);
+
+		// The worker's next run, 8 hours after the 500th: the 500 before it are past the horizon.
+		noteRunWithoutCall(node, 'evt_later', NOW + 500 + DEDUPE_HORIZON_SECONDS);
+		expect(runsWithoutCallHeld(node)).toBe(501);
+		noteRunWithoutCall(node, 'evt_last', NOW + 2000 + DEDUPE_HORIZON_SECONDS);
+		expect(runsWithoutCallHeld(node)).toBe(2);
 	});
 
 	test('a forgotten scope (endpoint deleted) starts from the stored journal only', () => {

@@ -3,9 +3,9 @@
  * event id"), answered without ever losing an event: an id counts as run only once n8n has stored its
  * execution. It keeps, per endpoint, the ids this process accepted (memory, for the retry horizon) and
  * a journal of fingerprints in static data (eventJournal.ts, for a restarted process and the other
- * webhook processors), saved in order (saveOrder.ts) by the webhook call and again by the execution
- * itself (and by an activation, for re-runs without a call); and, per trigger node, which execution of this process claimed each event (n8n 2.41's
- * re-runs of killed executions). receiveDelivery asks decideEvent; the trigger's execute() asks
+ * webhook processors), saved in order (saveOrder.ts) by the webhook calls (and by an activation, for
+ * re-runs without a call), never by an execution; and, per trigger node, which execution of this
+ * process claimed each event (n8n 2.41's re-runs of killed executions). receiveDelivery asks decideEvent; the trigger's execute() asks
  * passUnclaimedItems. docs/triggers.md explains the design, what it guarantees per mode and the cases
  * it does not cover.
  */
@@ -19,11 +19,12 @@ import type {
 } from 'n8n-workflow';
 
 import type { EndpointRecord } from './endpointStore';
-import { readEndpoints, readJournal, writeJournal } from './endpointStore';
+import { readJournal, writeJournal } from './endpointStore';
 import type { JournalSegments } from './eventJournal';
 import { EventJournal, fingerprint } from './eventJournal';
 import { eventIdOfItem } from '../leadEvents/event';
-import { DEFER_AFTER_WAIT_MS, waitForEarlierSaves } from './saveOrder';
+import type { CallResponse } from './saveOrder';
+import { DEFER_AFTER_WAIT_MS, answered, waitForEarlierSaves } from './saveOrder';
 
 /** The service stops retrying about 7 h 11 min after the first attempt (§10); ids are remembered 8 h. */
 export const DEDUPE_HORIZON_SECONDS = 8 * 3600;
@@ -90,6 +91,8 @@ interface ScopeMemory {
 	accepted: Map<string, number>;
 	pending: Map<string, PendingEvent>;
 	journal: EventJournal;
+	/** Event id -> settles once n8n answered the call that handed it over (after saving its static data). */
+	answering: Map<string, Promise<void>>;
 }
 
 const memory = new Map<string, ScopeMemory>();
@@ -104,6 +107,7 @@ function memoryFor(scope: string): ScopeMemory {
 		accepted: new Map(),
 		pending: new Map(),
 		journal: new EventJournal(),
+		answering: new Map(),
 	};
 	memory.delete(scope);
 	memory.set(scope, found);
@@ -300,18 +304,30 @@ export function claimRun(
 /**
  * Per trigger node: events run in this process without a call of it (event id -> unix seconds), such as
  * n8n 2.41's re-run of a killed execution, whose static data is the snapshot's. The next call of the
- * node puts them into its endpoint's journal, which that call saves (checkEvent).
+ * node puts them into its endpoint's journal, which that call saves (checkEvent). A queue-mode worker
+ * runs every event so and never sees a call or an activation: its runs are forgotten after
+ * DEDUPE_HORIZON_SECONDS, as claims are.
  */
 const runsWithoutCall = new Map<string, Map<string, number>>();
 
-function noteRunWithoutCall(nodeScope: string, eventId: string, nowSeconds: number): void {
+export function noteRunWithoutCall(nodeScope: string, eventId: string, nowSeconds: number): void {
 	const found = runsWithoutCall.get(nodeScope) ?? new Map<string, number>();
 	runsWithoutCall.delete(nodeScope);
 	runsWithoutCall.set(nodeScope, found);
 	if (runsWithoutCall.size > MAX_MEMORY_SCOPES)
 		runsWithoutCall.delete(runsWithoutCall.keys().next().value as string);
+	for (const [id, at] of found) {
+		if (at >= nowSeconds - DEDUPE_HORIZON_SECONDS) break;
+		found.delete(id);
+	}
+	found.delete(eventId);
 	found.set(eventId, nowSeconds);
 	if (found.size > MEMORY_MAX_IDS) found.delete(found.keys().next().value as string);
+}
+
+/** How many runs without a call the process holds for a node. */
+export function runsWithoutCallHeld(nodeScope: string): number {
+	return runsWithoutCall.get(nodeScope)?.size ?? 0;
 }
 
 /**
@@ -347,28 +363,31 @@ function scopeHolding(nodeScope: string, eventId: string): string | undefined {
 	return undefined;
 }
 
+/** Until n8n answered the call of a new event, the event's execution waits for it (passUnclaimedItems). */
+function noteAnswer(known: ScopeMemory, eventId: string, response: CallResponse): void {
+	const done: Promise<void> = answered(response).then(() => {
+		if (known.answering.get(eventId) === done) known.answering.delete(eventId);
+	});
+	known.answering.set(eventId, done);
+}
+
 /**
- * Marks `eventId` accepted and puts this process's live journal into the execution's static data,
- * which n8n saves when the execution ends, before it stores the execution's final status (n8n 2.8.4
- * and 2.41.3, hook `workflowExecuteAfter`). So a run that n8n counts as done is in the journal even
- * when the webhook call's own save was lost (a kill before it, or a save n8n only logged as failed).
- * Only in the process that received the call, and only into static data that holds the endpoint: a
- * worker in queue mode or a re-run from a snapshot would otherwise overwrite the endpoint's record
- * with an older or an empty copy.
+ * The run of `eventId` in this process. If this process received its call, the run goes on once n8n
+ * answered that call, which it does after saving the call's static data (the journal holding the
+ * event): so a run that n8n counts as done is in the saved journal, unless that save failed. Else it is
+ * a run without a call (noteRunWithoutCall). Writes no static data: n8n would save the copy it loaded
+ * when the run started, undoing whatever an activation or another call saved meanwhile.
  */
-function recordRun(
-	staticData: IDataObject,
-	nodeScope: string,
-	eventId: string,
-	nowSeconds: number,
-): void {
+async function recordRun(nodeScope: string, eventId: string, nowSeconds: number): Promise<void> {
 	const scope = scopeHolding(nodeScope, eventId);
 	if (scope === undefined) return noteRunWithoutCall(nodeScope, eventId, nowSeconds);
-	const endpointId = scope.slice(nodeScope.length + 1);
-	const endpoint = readEndpoints(staticData).find((record) => record.id === endpointId);
-	if (endpoint === undefined) return;
-	const attempt = memoryFor(scope).pending.get(eventId)?.attempt;
-	writeJournal(staticData, endpoint.url, acceptEvent(scope, eventId, attempt, nowSeconds));
+	const known = memoryFor(scope);
+	const answer = known.answering.get(eventId);
+	if (answer !== undefined) await answer;
+	// n8n ended the call without reading `webhookResponse`, though it stored this run: the service
+	// retries the event, and the retry must find it run.
+	if (!known.accepted.has(eventId))
+		acceptEvent(scope, eventId, known.pending.get(eventId)?.attempt, nowSeconds);
 }
 
 /**
@@ -410,6 +429,7 @@ export async function decideEvent(
 	if (check.store !== undefined) writeJournal(staticData, endpoint.url, check.store);
 	if (check.verdict === 'duplicate') return { verdict: 'duplicate' };
 	if (waitedMs > DEFER_AFTER_WAIT_MS) return { verdict: 'deferred' };
+	noteAnswer(memoryFor(scope), eventId, response);
 	return {
 		verdict: 'new',
 		remember: () => {
@@ -421,25 +441,27 @@ export async function decideEvent(
 
 /**
  * The trigger's step in an execution of its workflow: its items pass through, claimed for this
- * execution and recorded in the journal the execution saves (recordRun). An item whose event another
- * execution of this process claimed first goes no further: n8n 2.41 re-runs at start the executions a
- * kill left stored (EnqueuedExecutionRecoveryService), whose webhook call never saved the journal, and
- * the service's retry of such an event can start a second.
+ * execution, each once its call was answered (recordRun). An item whose event another execution of
+ * this process claimed first goes no further: n8n 2.41 re-runs at start the executions a kill left
+ * stored (EnqueuedExecutionRecoveryService), whose webhook call never saved the journal, and the
+ * service's retry of such an event can start a second.
  */
-export function passUnclaimedItems(this: IExecuteFunctions): INodeExecutionData[] {
+export async function passUnclaimedItems(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const scope = claimScope.call(this);
 	const items = this.getInputData();
 	if (scope === undefined) return items;
 	const executionId = this.getExecutionId();
 	const nowSeconds = Math.floor(Date.now() / 1000);
-	const staticData = this.getWorkflowStaticData('node');
-	return items.filter((item) => {
+	const passed: INodeExecutionData[] = [];
+	for (const item of items) {
 		const eventId = eventIdOfItem(item.json);
-		if (eventId === undefined) return true;
-		if (!claimRun(scope, eventId, executionId, nowSeconds)) return false;
-		recordRun(staticData, scope, eventId, nowSeconds);
-		return true;
-	});
+		if (eventId !== undefined) {
+			if (!claimRun(scope, eventId, executionId, nowSeconds)) continue;
+			await recordRun(scope, eventId, nowSeconds);
+		}
+		passed.push(item);
+	}
+	return passed;
 }
 
 /**

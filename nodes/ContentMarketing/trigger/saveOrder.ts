@@ -36,7 +36,7 @@ interface SaveLine {
 const lines = new Map<string, SaveLine>();
 
 /** Resolves once `response` was sent (n8n saved static data before) or its connection closed. */
-function answered(response: CallResponse): Promise<void> {
+export function answered(response: CallResponse): Promise<void> {
 	return new Promise((resolve) => {
 		if (response.writableEnded) return resolve();
 		response.once('finish', resolve);
