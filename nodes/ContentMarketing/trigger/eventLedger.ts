@@ -384,8 +384,8 @@ async function recordRun(nodeScope: string, eventId: string, nowSeconds: number)
 	const known = memoryFor(scope);
 	const answer = known.answering.get(eventId);
 	if (answer !== undefined) await answer;
-	// n8n ended the call without reading `webhookResponse`, though it stored this run: the service
-	// retries the event, and the retry must find it run.
+	// The call ended (or lost its connection) before n8n read `webhookResponse`, though n8n stored this
+	// run: the service retries the event, and the retry must find it run.
 	if (!known.accepted.has(eventId))
 		acceptEvent(scope, eventId, known.pending.get(eventId)?.attempt, nowSeconds);
 }
