@@ -15,6 +15,31 @@ import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
 const LIMIT_WINDOW_MS = 60_000;
 /** A key unused for this long is forgotten. */
 const IDLE_MS = 10 * 60_000;
+/**
+ * A probe (the one turn of a spent key) that has not answered after this long no longer holds the key:
+ * the next turn goes as a probe of its own, so an upload or a request hanging to its timeout stalls no one.
+ */
+export const PROBE_HOLD_MS = 2_000;
+/**
+ * The key's one timer sleeps at most this long at a time: `sleep` cannot be cancelled, so a wake wanted
+ * sooner than the sleep on its way (a new waiter's deadline) comes at most this late.
+ */
+export const TICK_MS = 250;
+
+/** The pace's time: monotonic, so a clock stepped by NTP neither stalls nor rushes a key. */
+export interface PaceClock {
+	/** Monotonic milliseconds. */
+	now(): number;
+	/** Epoch milliseconds: only to read X-RateLimit-Reset (Unix seconds) once, on arrival. */
+	wallNow(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const systemClock: PaceClock = {
+	now: () => performance.now(),
+	wallNow: () => Date.now(),
+	sleep: async (ms) => await sleep(ms),
+};
 
 /** Who waits for a turn: the requests of one execution (its session), served round-robin with the others. */
 export type Turntaker = object;
@@ -35,7 +60,7 @@ interface Waiter {
 	signal?: AbortSignal;
 	grant(turn: Turn): void;
 	reject(reason: unknown): void;
-	/** Epoch ms after which the waiter gives up; Infinity when never. */
+	/** The pace's time after which the waiter gives up; Infinity when never. */
 	expiresAt: number;
 }
 
@@ -43,7 +68,7 @@ interface Waiter {
 interface KeyState {
 	limit: number;
 	remaining: number;
-	/** Epoch ms when the oldest counted request leaves the window. */
+	/** The pace's time when the oldest counted request leaves the window. */
 	resetAt: number;
 }
 
@@ -53,27 +78,33 @@ function headerNumber(headers: IDataObject | undefined, name: string): number | 
 	return typeof raw === 'undefined' || raw === '' || !Number.isFinite(value) ? undefined : value;
 }
 
-/** X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, or seconds from now as some services send). */
+/**
+ * X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, or seconds from now as some services send),
+ * the reset turned into the monotonic time `now` counts in.
+ */
 export function readKeyState(
 	headers: IDataObject | undefined,
-	now = Date.now(),
+	now = performance.now(),
+	wallNow = Date.now(),
 ): KeyState | undefined {
 	const limit = headerNumber(headers, 'X-RateLimit-Limit');
 	const remaining = headerNumber(headers, 'X-RateLimit-Remaining');
 	if (limit === undefined || remaining === undefined || limit <= 0) return undefined;
 	const reset = headerNumber(headers, 'X-RateLimit-Reset') ?? 0;
+	const inMs = reset > 1e9 ? reset * 1000 - wallNow : reset * 1000;
 	// No reset is further away than the window (a clock that differs from ours).
-	const resetAt = Math.min(now + LIMIT_WINDOW_MS, reset > 1e9 ? reset * 1000 : now + reset * 1000);
+	const resetAt = now + Math.min(LIMIT_WINDOW_MS, Math.max(0, inMs));
 	return { limit, remaining: Math.max(0, remaining), resetAt };
 }
 
 /**
  * The budget of one key: requests the service still accepts now (`tokens`, from the latest
  * X-RateLimit-Remaining less the requests sent since). Once that is spent, one request (a probe) goes at
- * the window's X-RateLimit-Reset and its answer tells how much the window has freed; no other turn goes
- * while a probe is on its way. A 429 pauses every turn until its Retry-After. Waiting
- * requests are served round-robin by execution, so a big import does not starve a trigger's one call.
- * A key whose answers carry no X-RateLimit-* headers is not paced: only its 429s pause it.
+ * the window's X-RateLimit-Reset and its answer tells how much the window has freed; other turns wait for
+ * it at most PROBE_HOLD_MS. A 429 pauses every turn until its Retry-After. Waiting requests are served
+ * round-robin by execution, so a big import does not starve a trigger's one call. Only a success without
+ * X-RateLimit-* headers says the key is no longer limited: then only its 429s pause it. All waits share
+ * one timer per key.
  */
 export class KeyPace {
 	/** Unknown until an answer carries the headers: every request goes. */
@@ -81,10 +112,8 @@ export class KeyPace {
 	private limit = 0;
 	private resetAt = 0;
 	private lastPacedAt = Number.NEGATIVE_INFINITY;
-	/** The turn of the probe on its way, if one is. */
-	private probe: number | undefined;
-	/** Set when a wait for the next probe ran its full length: that turn is due. */
-	private turnDue = false;
+	/** The probe on its way, if one is, and when it went. */
+	private probe: { sequence: number; at: number } | undefined;
 	private sequence = 0;
 	private lastStateSequence = -1;
 	private readonly inFlight = new Set<number>();
@@ -93,20 +122,30 @@ export class KeyPace {
 	private readonly watched = new WeakSet<AbortSignal>();
 	/** Executions with waiting requests, in the order they are served. */
 	private ring: Turntaker[] = [];
-	private dispatching = false;
-	private wakeDispatcher: (() => void) | undefined;
-	private pause: Promise<void> | undefined;
-	private pauseEnds = 0;
-	lastUsed = Date.now();
+	private pauseEnds = Number.NEGATIVE_INFINITY;
+	/** When the one sleep on its way ends; Infinity when none is. */
+	private armedAt = Number.POSITIVE_INFINITY;
+	/** The latest end of a finished sleep: its time has come, also when `sleep` ran faster than the clock. */
+	private reached = Number.NEGATIVE_INFINITY;
+	lastUsed: number;
+
+	constructor(private readonly clock: PaceClock = systemClock) {
+		this.lastUsed = clock.now();
+	}
+
+	/** The pace's time (monotonic milliseconds). */
+	now(): number {
+		return Math.max(this.clock.now(), this.reached);
+	}
 
 	get idle(): boolean {
-		return this.inFlight.size === 0 && this.ring.length === 0 && this.pause === undefined;
+		return this.inFlight.size === 0 && this.ring.length === 0 && this.pauseEnds <= this.now();
 	}
 
 	/**
 	 * Waits for this request's turn. `first` puts it ahead of its execution's other waiting requests (a
-	 * retry). Rejects with n8n's cancellation error when `signal` aborts, and with TurnExpiredError after
-	 * `expiresAt` (epoch ms).
+	 * retry). Rejects with n8n's cancellation error when `signal` aborts, and with TurnExpiredError at
+	 * `expiresAt` (the pace's time, `now()`).
 	 */
 	async take(
 		who: Turntaker,
@@ -114,9 +153,10 @@ export class KeyPace {
 	): Promise<Turn> {
 		const { signal, first = false } = options;
 		if (signal?.aborted) throw new ManualExecutionCancelledError('');
-		this.lastUsed = Date.now();
-		if (this.ring.length === 0 && this.pause === undefined && this.turnWait(Date.now()) === 0)
-			return this.grant();
+		const now = this.now();
+		this.lastUsed = now;
+		if (this.ring.length === 0 && this.pauseEnds <= now && this.turnWait(now) === 0)
+			return this.grant(now);
 		// One abort listener per execution's signal: one per waiting request would pass Node's limit of
 		// listeners (and its warning) once an execution has more than 10 requests waiting.
 		if (signal !== undefined && !this.watched.has(signal)) {
@@ -134,23 +174,37 @@ export class KeyPace {
 				},
 				first,
 			);
-			void this.dispatch();
+			this.dispatch();
 		});
 	}
 
 	/** What the answer to a turn said of the key; `status` undefined when the attempt got no answer. */
 	answered(turn: Turn, status: number | undefined, headers?: IDataObject): void {
 		this.inFlight.delete(turn.sequence);
-		if (this.probe === turn.sequence) this.probe = undefined;
-		this.lastUsed = Date.now();
-		if (status === undefined) return this.wakeDispatcher?.();
-		const state = readKeyState(headers);
-		if (state === undefined && status !== 429 && status !== 401) {
-			// The service no longer says how much is left (its limit was lifted): nothing to pace by.
-			this.limit = 0;
-			this.tokens = Number.POSITIVE_INFINITY;
-		}
-		if (state !== undefined) {
+		if (this.probe?.sequence === turn.sequence) this.probe = undefined;
+		const now = this.now();
+		this.lastUsed = now;
+		if (status !== undefined) this.learn(turn, status, headers, now);
+		this.dispatch();
+	}
+
+	/** Every turn waits `ms` (a 429's Retry-After); a later end extends the pause, an earlier one is inside it. */
+	pauseFor(ms: number): void {
+		this.pauseEnds = Math.max(this.pauseEnds, this.now() + ms);
+		this.dispatch();
+	}
+
+	private learn(turn: Turn, status: number, headers: IDataObject | undefined, now: number): void {
+		const state = readKeyState(headers, now, this.clock.wallNow());
+		if (state === undefined) {
+			// The service's every answer past its limiter carries the headers (docs/api-contract.md §9): only
+			// a success without them says the limit was lifted. A proxy's 502/504, a 401 or an answer from
+			// before the limiter says nothing of the window, so the last known limit stands.
+			if (status >= 200 && status < 300) {
+				this.limit = 0;
+				this.tokens = Number.POSITIVE_INFINITY;
+			}
+		} else {
 			this.limit = state.limit;
 			this.resetAt = state.resetAt;
 			// Requests still in flight may be counted after this answer: they are spent already.
@@ -160,52 +214,29 @@ export class KeyPace {
 			this.lastStateSequence = Math.max(this.lastStateSequence, turn.sequence);
 		}
 		if (status === 429 && this.limit > 0) this.tokens = Math.min(this.tokens, 0);
-		this.wakeDispatcher?.();
 	}
 
-	/**
-	 * Every turn waits `ms` (a 429's Retry-After), waited by `sleep`; a later end extends the pause, an
-	 * earlier one is inside it.
-	 */
-	async pauseFor(ms: number): Promise<void> {
-		const ends = Date.now() + ms;
-		if (this.pause !== undefined && ends <= this.pauseEnds) return await this.pause;
-		const extra = this.pause === undefined ? ms : ends - this.pauseEnds;
-		const previous = this.pause ?? Promise.resolve();
-		this.pauseEnds = ends;
-		const pause: Promise<void> = previous
-			.then(async () => await sleep(extra))
-			.finally(() => {
-				if (this.pause === pause) this.pause = undefined;
-				this.wakeDispatcher?.();
-			});
-		this.pause = pause;
-		void this.dispatch();
-		return await pause;
-	}
-
-	private grant(): Turn {
+	private grant(now: number): Turn {
 		const sequence = this.sequence++;
 		if (this.tokens > 0) this.tokens--;
 		else if (this.limit > 0) {
-			this.turnDue = false;
-			this.lastPacedAt = Date.now();
-			this.probe = sequence;
+			this.lastPacedAt = now;
+			this.probe = { sequence, at: now };
 		}
 		this.inFlight.add(sequence);
 		return { sequence };
 	}
 
-	/** Milliseconds until the next turn may go (0: now; Infinity: when the probe's answer comes). */
+	/** Milliseconds until the next turn may go (0: now), pauses aside. */
 	private turnWait(now: number): number {
 		if (this.tokens > 0 || this.limit <= 0) return 0;
-		if (this.probe !== undefined) return Number.POSITIVE_INFINITY;
-		if (this.turnDue) return 0;
+		const probeHeldUntil =
+			this.probe === undefined ? Number.NEGATIVE_INFINITY : this.probe.at + PROBE_HOLD_MS;
 		const openAt =
 			this.resetAt > this.lastPacedAt
 				? this.resetAt
 				: this.lastPacedAt + LIMIT_WINDOW_MS / this.limit;
-		return Math.max(0, openAt - now);
+		return Math.max(0, probeHeldUntil - now, openAt - now);
 	}
 
 	private enqueue(who: Turntaker, waiter: Waiter, first: boolean): void {
@@ -264,50 +295,33 @@ export class KeyPace {
 		return earliest;
 	}
 
-	/** Sleeps `ms` unless woken first (an answer, the end of a pause); true when the whole wait passed. */
-	private async sleepUnlessWoken(ms: number): Promise<boolean> {
-		const woken = new Promise<false>((resolve) => {
-			this.wakeDispatcher = () => resolve(false);
-		});
-		const slept = await (Number.isFinite(ms)
-			? Promise.race([sleep(ms).then(() => true), woken])
-			: woken);
-		this.wakeDispatcher = undefined;
-		return slept;
+	/**
+	 * Hands out the turns that may go now, then sets the one timer for the next thing to happen: a turn's
+	 * time, the end of a pause, or a waiter's expiry. Runs on every event (a new waiter, an answer, a
+	 * pause, the timer), so nothing waits on a sleep that no longer matters.
+	 */
+	private dispatch(): void {
+		for (;;) {
+			const now = this.now();
+			const earliestExpiry = this.expire(now);
+			if (this.ring.length === 0) return;
+			const openAt = this.pauseEnds > now ? this.pauseEnds : now + this.turnWait(now);
+			if (openAt > now) return this.arm(Math.min(openAt, earliestExpiry));
+			this.next()?.grant(this.grant(now));
+		}
 	}
 
-	/** Hands out turns while requests wait: the one loop that waits on the key's behalf. */
-	private async dispatch(): Promise<void> {
-		if (this.dispatching) {
-			this.wakeDispatcher?.();
-			return;
-		}
-		this.dispatching = true;
-		try {
-			while (this.ring.length > 0) {
-				const now = Date.now();
-				const earliestExpiry = this.expire(now);
-				if (this.ring.length === 0) break;
-				if (this.pause !== undefined) {
-					// Only a waiter whose time ends inside the pause needs the loop to wake before it ends.
-					if (earliestExpiry < this.pauseEnds)
-						await Promise.race([this.pause, this.sleepUnlessWoken(earliestExpiry - now)]);
-					else await this.pause;
-					continue;
-				}
-				const wait = this.turnWait(now);
-				if (wait > 0) {
-					const slept = await this.sleepUnlessWoken(Math.min(wait, earliestExpiry - now));
-					// A full wait for the probe's time (not cut short by an expiry) makes its turn due, also
-					// when the clock says otherwise (tests run `sleep` faster than the clock).
-					if (slept && wait <= earliestExpiry - now) this.turnDue = true;
-					continue;
-				}
-				this.next()?.grant(this.grant());
-			}
-		} finally {
-			this.dispatching = false;
-		}
+	/** Wakes the dispatcher at `at` (or TICK_MS from now, whichever comes first) unless a sleep is on its way. */
+	private arm(at: number): void {
+		if (this.armedAt !== Number.POSITIVE_INFINITY) return;
+		const now = this.now();
+		const until = Math.min(at, now + TICK_MS);
+		this.armedAt = until;
+		void this.clock.sleep(until - now).then(() => {
+			this.armedAt = Number.POSITIVE_INFINITY;
+			this.reached = Math.max(this.reached, until);
+			this.dispatch();
+		});
 	}
 }
 
@@ -320,9 +334,8 @@ export function keyId(base: string, authorization: string): string {
 
 /** The pace of the key `id` (keyId) in this process; keys idle for 10 minutes are dropped. */
 export function paceOf(id: string): KeyPace {
-	const now = Date.now();
 	for (const [other, pace] of paces) {
-		if (other !== id && pace.idle && now - pace.lastUsed > IDLE_MS) paces.delete(other);
+		if (other !== id && pace.idle && pace.now() - pace.lastUsed > IDLE_MS) paces.delete(other);
 	}
 	let pace = paces.get(id);
 	if (pace === undefined) {
