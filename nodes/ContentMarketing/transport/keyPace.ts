@@ -20,11 +20,6 @@ const IDLE_MS = 10 * 60_000;
  * the next turn goes as a probe of its own, so an upload or a request hanging to its timeout stalls no one.
  */
 export const PROBE_HOLD_MS = 2_000;
-/**
- * The key's one timer sleeps at most this long at a time: `sleep` cannot be cancelled, so a wake wanted
- * sooner than the sleep on its way (a new waiter's deadline) comes at most this late.
- */
-export const TICK_MS = 250;
 
 /** The pace's time: monotonic, so a clock stepped by NTP neither stalls nor rushes a key. */
 export interface PaceClock {
@@ -70,6 +65,8 @@ interface KeyState {
 	remaining: number;
 	/** The pace's time when the oldest counted request leaves the window. */
 	resetAt: number;
+	/** X-RateLimit-Reset when it is Unix seconds: it never goes back as the service counts (the oldest request only leaves). */
+	resetMark?: number;
 }
 
 function headerNumber(headers: IDataObject | undefined, name: string): number | undefined {
@@ -94,7 +91,12 @@ export function readKeyState(
 	const inMs = reset > 1e9 ? reset * 1000 - wallNow : reset * 1000;
 	// No reset is further away than the window (a clock that differs from ours).
 	const resetAt = now + Math.min(LIMIT_WINDOW_MS, Math.max(0, inMs));
-	return { limit, remaining: Math.max(0, remaining), resetAt };
+	return {
+		limit,
+		remaining: Math.max(0, remaining),
+		resetAt,
+		resetMark: reset > 1e9 ? reset : undefined,
+	};
 }
 
 /**
@@ -103,8 +105,8 @@ export function readKeyState(
  * the window's X-RateLimit-Reset and its answer tells how much the window has freed; other turns wait for
  * it at most PROBE_HOLD_MS. A 429 pauses every turn until its Retry-After. Waiting requests are served
  * round-robin by execution, so a big import does not starve a trigger's one call. Only a success without
- * X-RateLimit-* headers says the key is no longer limited: then only its 429s pause it. All waits share
- * one timer per key.
+ * X-RateLimit-* headers says the key is no longer limited: then only its 429s pause it. All waiting
+ * requests share the key's one timer.
  */
 export class KeyPace {
 	/** Unknown until an answer carries the headers: every request goes. */
@@ -115,16 +117,25 @@ export class KeyPace {
 	/** The probe on its way, if one is, and when it went. */
 	private probe: { sequence: number; at: number } | undefined;
 	private sequence = 0;
-	private lastStateSequence = -1;
-	private readonly inFlight = new Set<number>();
+	/** The latest state the service told, by the order it counted in (`isNewer`). */
+	private latest:
+		| { sequence: number; sentAt: number; remaining: number; resetMark?: number }
+		| undefined;
+	/** The turns on their way, and when each went. */
+	private readonly inFlight = new Map<number, number>();
+	/**
+	 * Requests the service counted for this process and for others on the same key (other queue-mode
+	 * workers), decayed by half every window (`share`).
+	 */
+	private counted = { mine: 0, others: 0, at: 0 };
 	private readonly queues = new Map<Turntaker, Waiter[]>();
 	/** The signals this pace listens to: one abort listener each, however many requests wait. */
 	private readonly watched = new WeakSet<AbortSignal>();
 	/** Executions with waiting requests, in the order they are served. */
 	private ring: Turntaker[] = [];
 	private pauseEnds = Number.NEGATIVE_INFINITY;
-	/** When the one sleep on its way ends; Infinity when none is. */
-	private armedAt = Number.POSITIVE_INFINITY;
+	/** When each sleep on its way ends: one, and one more for each wake wanted before all of them. */
+	private readonly armed = new Set<number>();
 	/** The latest end of a finished sleep: its time has come, also when `sleep` ran faster than the clock. */
 	private reached = Number.NEGATIVE_INFINITY;
 	lastUsed: number;
@@ -180,11 +191,12 @@ export class KeyPace {
 
 	/** What the answer to a turn said of the key; `status` undefined when the attempt got no answer. */
 	answered(turn: Turn, status: number | undefined, headers?: IDataObject): void {
+		const sentAt = this.inFlight.get(turn.sequence) ?? Number.NEGATIVE_INFINITY;
 		this.inFlight.delete(turn.sequence);
 		if (this.probe?.sequence === turn.sequence) this.probe = undefined;
 		const now = this.now();
 		this.lastUsed = now;
-		if (status !== undefined) this.learn(turn, status, headers, now);
+		if (status !== undefined) this.learn(turn, sentAt, status, headers, now);
 		this.dispatch();
 	}
 
@@ -194,7 +206,13 @@ export class KeyPace {
 		this.dispatch();
 	}
 
-	private learn(turn: Turn, status: number, headers: IDataObject | undefined, now: number): void {
+	private learn(
+		turn: Turn,
+		sentAt: number,
+		status: number,
+		headers: IDataObject | undefined,
+		now: number,
+	): void {
 		const state = readKeyState(headers, now, this.clock.wallNow());
 		if (state === undefined) {
 			// The service's every answer past its limiter carries the headers (docs/api-contract.md §9): only
@@ -206,14 +224,81 @@ export class KeyPace {
 			}
 		} else {
 			this.limit = state.limit;
-			this.resetAt = state.resetAt;
-			// Requests still in flight may be counted after this answer: they are spent already.
-			const tokens = state.remaining - this.inFlight.size;
-			// An answer overtaken by a later one says less about now: it may only lower the budget.
-			this.tokens = turn.sequence > this.lastStateSequence ? tokens : Math.min(this.tokens, tokens);
-			this.lastStateSequence = Math.max(this.lastStateSequence, turn.sequence);
+			if (this.isNewer(turn, state)) {
+				this.countOthers(turn, state, now);
+				this.latest = { sequence: turn.sequence, sentAt, ...state };
+				this.resetAt = state.resetAt;
+			}
+			// Requests in flight that went with the latest counted one or after it may be counted after it:
+			// they are spent already (those sent before it were counted before it, as a rule). Counted anew at
+			// every answer, as the requests sent with it come back.
+			const latest = this.latest ?? { sentAt, remaining: state.remaining };
+			let later = 0;
+			for (const at of this.inFlight.values()) if (at >= latest.sentAt) later++;
+			this.tokens = Math.ceil(latest.remaining * this.share(now)) - later;
 		}
 		if (status === 429 && this.limit > 0) this.tokens = Math.min(this.tokens, 0);
+	}
+
+	/**
+	 * Learns what other processes spend from how X-RateLimit-Remaining falls between two answers beyond
+	 * this process's own requests. Only while the window's oldest request stays (the same
+	 * X-RateLimit-Reset) is nothing leaving it, so the fall is requests counted.
+	 */
+	private countOthers(turn: Turn, state: KeyState, now: number): void {
+		// The first answer compares with an empty window: what it holds beyond this process's requests
+		// is others'.
+		const previous = this.latest ?? {
+			sequence: -1,
+			remaining: state.limit,
+			resetMark: state.resetMark,
+		};
+		if (previous.resetMark === undefined || previous.resetMark !== state.resetMark) return;
+		// Own requests sent between the two and still in flight may be counted after this one.
+		let mine = turn.sequence - previous.sequence;
+		for (const sequence of this.inFlight.keys())
+			if (sequence > previous.sequence && sequence < turn.sequence) mine--;
+		const others = Math.max(0, previous.remaining - state.remaining - mine);
+		this.decay(now);
+		this.counted.mine += mine;
+		this.counted.others += others;
+	}
+
+	private decay(now: number): void {
+		const factor = 2 ** (-(now - this.counted.at) / LIMIT_WINDOW_MS);
+		this.counted = {
+			mine: this.counted.mine * factor,
+			others: this.counted.others * factor,
+			at: now,
+		};
+	}
+
+	/**
+	 * The part of X-RateLimit-Remaining this process spends: all of it alone on the key, else its part of
+	 * what the key's processes were counted lately, so N workers that read the same remainder do not each
+	 * spend it.
+	 */
+	private share(now: number): number {
+		this.decay(now);
+		const { mine, others } = this.counted;
+		return others < 1 ? 1 : Math.max(mine, 1) / (Math.max(mine, 1) + others);
+	}
+
+	/**
+	 * Whether the service counted this answer's request after the latest one read. Requests sent together
+	 * reach it in any order; its window only fills until its oldest request leaves, which moves
+	 * X-RateLimit-Reset on: a later reset, or the same with less remaining, is newer. Without a Unix reset
+	 * to tell, the order the requests were sent in.
+	 */
+	private isNewer(turn: Turn, state: KeyState): boolean {
+		const latest = this.latest;
+		if (latest === undefined) return true;
+		if (state.resetMark === undefined || latest.resetMark === undefined)
+			return turn.sequence > latest.sequence;
+		return (
+			state.resetMark > latest.resetMark ||
+			(state.resetMark === latest.resetMark && state.remaining <= latest.remaining)
+		);
 	}
 
 	private grant(now: number): Turn {
@@ -223,7 +308,7 @@ export class KeyPace {
 			this.lastPacedAt = now;
 			this.probe = { sequence, at: now };
 		}
-		this.inFlight.add(sequence);
+		this.inFlight.set(sequence, now);
 		return { sequence };
 	}
 
@@ -311,15 +396,17 @@ export class KeyPace {
 		}
 	}
 
-	/** Wakes the dispatcher at `at` (or TICK_MS from now, whichever comes first) unless a sleep is on its way. */
+	/**
+	 * Wakes the dispatcher at `at`, unless a sleep on its way wakes it by then (it then sets the next one).
+	 * `sleep` cannot be cancelled, so a sleep whose wake no longer matters runs out, at most until the
+	 * longest pause; waking it costs one dispatch.
+	 */
 	private arm(at: number): void {
-		if (this.armedAt !== Number.POSITIVE_INFINITY) return;
-		const now = this.now();
-		const until = Math.min(at, now + TICK_MS);
-		this.armedAt = until;
-		void this.clock.sleep(until - now).then(() => {
-			this.armedAt = Number.POSITIVE_INFINITY;
-			this.reached = Math.max(this.reached, until);
+		for (const end of this.armed) if (end <= at) return;
+		this.armed.add(at);
+		void this.clock.sleep(at - this.now()).then(() => {
+			this.armed.delete(at);
+			this.reached = Math.max(this.reached, at);
 			this.dispatch();
 		});
 	}
