@@ -202,7 +202,10 @@ export class KeyPace {
 
 	/** Every turn waits `ms` (a 429's Retry-After); a later end extends the pause, an earlier one is inside it. */
 	pauseFor(ms: number): void {
-		this.pauseEnds = Math.max(this.pauseEnds, this.now() + ms);
+		const now = this.now();
+		this.pauseEnds = Math.max(this.pauseEnds, now + ms);
+		// The pause's end is set now, so the key sleeps the pause as long as the service said.
+		this.arm(this.pauseEnds, now);
 		this.dispatch();
 	}
 
@@ -366,12 +369,15 @@ export class KeyPace {
 		}
 	}
 
-	/** Rejects the waiters whose time ran out; returns the earliest expiry of the others. */
+	/**
+	 * Rejects the waiters whose time ran out (a turn due at the very deadline still goes); returns the
+	 * earliest expiry of the others.
+	 */
 	private expire(now: number): number {
 		let earliest = Number.POSITIVE_INFINITY;
 		for (const [who, queue] of [...this.queues]) {
 			for (const waiter of [...queue]) {
-				if (waiter.expiresAt <= now) {
+				if (waiter.expiresAt < now) {
 					this.remove(who, waiter);
 					waiter.reject(new TurnExpiredError());
 				} else earliest = Math.min(earliest, waiter.expiresAt);
@@ -391,7 +397,8 @@ export class KeyPace {
 			const earliestExpiry = this.expire(now);
 			if (this.ring.length === 0) return;
 			const openAt = this.pauseEnds > now ? this.pauseEnds : now + this.turnWait(now);
-			if (openAt > now) return this.arm(Math.min(openAt, earliestExpiry));
+			// Wakes just after the earliest deadline, when it has passed.
+			if (openAt > now) return this.arm(Math.min(openAt, earliestExpiry + 1), now);
 			this.next()?.grant(this.grant(now));
 		}
 	}
@@ -401,10 +408,10 @@ export class KeyPace {
 	 * `sleep` cannot be cancelled, so a sleep whose wake no longer matters runs out, at most until the
 	 * longest pause; waking it costs one dispatch.
 	 */
-	private arm(at: number): void {
+	private arm(at: number, now = this.now()): void {
 		for (const end of this.armed) if (end <= at) return;
 		this.armed.add(at);
-		void this.clock.sleep(at - this.now()).then(() => {
+		void this.clock.sleep(Math.max(0, at - now)).then(() => {
 			this.armed.delete(at);
 			this.reached = Math.max(this.reached, at);
 			this.dispatch();

@@ -288,8 +288,9 @@ async function waitForTurn(
 			throw keyWaitApiError(this.getNode(), failed.keyWaitMs + pace.now() - started, itemIndex);
 		throw asNodeError(this.getNode(), error, itemIndex);
 	} finally {
-		// A 429's pause counts at least its length (tests run `sleep` faster than the clock).
-		failed.keyWaitMs += Math.max(pace.now() - started, failed.pausedMs);
+		// Whole milliseconds, so a turn given at once adds nothing; a 429's pause counts at least its length
+		// (tests run `sleep` faster than the clock).
+		failed.keyWaitMs += Math.max(Math.floor(pace.now() - started), failed.pausedMs);
 		failed.pausedMs = 0;
 	}
 }
