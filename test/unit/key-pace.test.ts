@@ -190,3 +190,57 @@ test('a wall clock stepped back an hour neither stalls the key nor moves a deadl
 	expect(next.turn).toBeDefined();
 	expect(hurried.error).toBeUndefined();
 });
+
+test('two processes on one key (queue-mode workers) spend shares of its remainder: at most 5 % refused', async () => {
+	// The service's limiter: 60 requests per rolling 60 s, a 429 counted for nothing (docs/api-contract.md §9).
+	const limit = 60;
+	const hits: number[] = [];
+	let calls = 0;
+	let refused = 0;
+	const serve = () => {
+		const now = Date.now();
+		while (hits.length > 0 && hits[0] <= now - 60_000) hits.shift();
+		calls++;
+		const allowed = hits.length < limit;
+		if (allowed) hits.push(now);
+		else refused++;
+		const oldest = hits[0] ?? now;
+		return {
+			status: allowed ? 201 : 429,
+			retryAfter: Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000)),
+			headers: {
+				...limited(limit - hits.length, String(Math.ceil((oldest + 60_000) / 1000)), limit),
+			},
+		};
+	};
+	let done = 0;
+	/** One process: its own pace, 10 requests in flight, each sent again after a 429's pause. */
+	const runProcess = async (count: number) => {
+		const pace = new KeyPace();
+		const who = {};
+		let left = count;
+		const worker = async () => {
+			while (left > 0) {
+				left--;
+				for (let retry = false; ; retry = true) {
+					const turn = await pace.take(who, { first: retry });
+					// 10 ms to the service and 10 ms back.
+					await utils.sleep(10);
+					const answer = serve();
+					await utils.sleep(10);
+					pace.answered(turn, answer.status, answer.headers);
+					if (answer.status !== 429) break;
+					pace.pauseFor(answer.retryAfter * 1000);
+				}
+				done++;
+			}
+		};
+		await Promise.all(Array.from({ length: 10 }, worker));
+	};
+	const work = Promise.all([runProcess(75), runProcess(75)]);
+	while (done < 150) await clock.advance(10);
+	await work;
+
+	expect(calls - refused).toBe(150);
+	expect(refused / calls).toBeLessThanOrEqual(0.05);
+});

@@ -238,7 +238,7 @@ export class KeyPace {
 			const latest = this.latest ?? { sentAt, remaining: state.remaining };
 			let later = 0;
 			for (const at of this.inFlight.values()) if (at >= latest.sentAt) later++;
-			this.tokens = Math.ceil(latest.remaining * this.share(now)) - later;
+			this.tokens = Math.floor(latest.remaining * this.share(now)) - later;
 		}
 		if (status === 429 && this.limit > 0) this.tokens = Math.min(this.tokens, 0);
 	}
