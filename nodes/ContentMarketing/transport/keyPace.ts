@@ -411,7 +411,8 @@ export class KeyPace {
 	private arm(at: number, now = this.now()): void {
 		for (const end of this.armed) if (end <= at) return;
 		this.armed.add(at);
-		void this.clock.sleep(Math.max(0, at - now)).then(() => {
+		// Whole milliseconds, as timers count (the difference of two large times is not exact).
+		void this.clock.sleep(Math.max(0, Math.round(at - now))).then(() => {
 			this.armed.delete(at);
 			this.reached = Math.max(this.reached, at);
 			this.dispatch();
