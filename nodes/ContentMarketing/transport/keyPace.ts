@@ -119,7 +119,13 @@ export class KeyPace {
 	private sequence = 0;
 	/** The latest state the service told, by the order it counted in (`isNewer`). */
 	private latest:
-		| { sequence: number; sentAt: number; remaining: number; resetMark?: number }
+		| {
+				sequence: number;
+				sentAt: number;
+				remaining: number;
+				resetMark?: number;
+				readAt: number;
+		  }
 		| undefined;
 	/** The turns on their way, and when each went. */
 	private readonly inFlight = new Map<number, number>();
@@ -227,9 +233,9 @@ export class KeyPace {
 			}
 		} else {
 			this.limit = state.limit;
-			if (this.isNewer(turn, state)) {
+			if (this.isNewer(turn, state, now)) {
 				this.countOthers(turn, state, now);
-				this.latest = { sequence: turn.sequence, sentAt, ...state };
+				this.latest = { sequence: turn.sequence, sentAt, readAt: now, ...state };
 				this.resetAt = state.resetAt;
 			}
 			// Requests in flight that went with the latest counted one or after it may be counted after it:
@@ -291,11 +297,12 @@ export class KeyPace {
 	 * Whether the service counted this answer's request after the latest one read. Requests sent together
 	 * reach it in any order; its window only fills until its oldest request leaves, which moves
 	 * X-RateLimit-Reset on: a later reset, or the same with less remaining, is newer. Without a Unix reset
-	 * to tell, the order the requests were sent in.
+	 * to tell, the order the requests were sent in. A state read a window ago says nothing of now (a
+	 * service whose clock went back).
 	 */
-	private isNewer(turn: Turn, state: KeyState): boolean {
+	private isNewer(turn: Turn, state: KeyState, now: number): boolean {
 		const latest = this.latest;
-		if (latest === undefined) return true;
+		if (latest === undefined || now - latest.readAt > LIMIT_WINDOW_MS) return true;
 		if (state.resetMark === undefined || latest.resetMark === undefined)
 			return turn.sequence > latest.sequence;
 		return (
