@@ -1,7 +1,8 @@
 // One pace per API key in the process (transport/keyPace.ts, docs/performance.md "One pace per key"):
 // executions sharing a key take turns instead of probing, a busy key costs time and not the item, a
 // cancelled execution stops waiting, and a small execution is served while a big one runs. The sandbox's
-// own rate limit (a rolling window per key) answers; times are real.
+// own rate limit (a rolling window per key) answers; times are real, and no test asserts one (the time
+// against the limit's minimum is bench/figure-paces.mjs's figure).
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ApiProxy } from './api-proxy';
@@ -26,12 +27,10 @@ beforeEach(() => {
 test('two executions on one key over its limit take turns: every lead created, few 429s', async () => {
 	// 20 requests per rolling 2 s: 120 creates need 5 windows after the first.
 	await bed.config({ rate_limit: { requests: 20, window_seconds: 2 } });
-	const started = Date.now();
 	const [first, second] = await Promise.all([
 		bed.run(create, { input: emails(60, 'a') }),
 		bed.run(create, { input: emails(60, 'b') }),
 	]);
-	const seconds = (Date.now() - started) / 1000;
 
 	expect(first.error).toBeUndefined();
 	expect(second.error).toBeUndefined();
@@ -43,8 +42,6 @@ test('two executions on one key over its limit take turns: every lead created, f
 	// Each execution pacing itself would meet the full window with up to 100 requests in flight each.
 	expect(count(seen, 429)).toBeLessThanOrEqual(6);
 	expect(count(seen, 201)).toBe(120);
-	expect(seconds).toBeGreaterThanOrEqual(8);
-	expect(seconds).toBeLessThan(30);
 });
 
 test('a 429 storm longer than 6 retries is waited out and the item succeeds, created once', async () => {
@@ -77,30 +74,32 @@ test('a 429 storm longer than 6 retries is waited out and the item succeeds, cre
 });
 
 test('a small execution is served while a big one waits for the key: it does not queue behind it', async () => {
-	// 10 requests per rolling second: 150 creates take the big execution about 15 s.
+	// 10 requests per rolling second: 150 creates take the big execution about 15 windows.
 	await bed.config({ rate_limit: { requests: 10, window_seconds: 1 } });
-	const bigStarted = Date.now();
-	let bigEnded = 0;
+	let bigDone = false;
 	const big = bed.run(create, { input: emails(150, 'big') }).then((result) => {
-		bigEnded = Date.now();
+		bigDone = true;
 		return result;
 	});
-	await new Promise((resolve) => setTimeout(resolve, 3_000));
+	// The big execution is being paced: its first windows are spent and its other creates wait.
+	while (count(await statuses(), 201) < 30) await new Promise((resolve) => setImmediate(resolve));
 
-	const smallStarted = Date.now();
+	const before = (await bed.requests()).length;
 	const small = await bed.run({ resource: 'lead', operation: 'getAll', limit: 5 });
-	const smallSeconds = (Date.now() - smallStarted) / 1000;
+	const log = await bed.requests();
 
 	expect(small.error).toBeUndefined();
 	expect(small.items.length).toBeGreaterThan(0);
-	// Round-robin: one turn of each waiting execution, about a window, not the big one's remaining 10 s.
-	expect(smallSeconds).toBeLessThan(3);
-	expect(bigEnded).toBe(0);
+	expect(bigDone).toBe(false);
+	// Round-robin: the small execution's request goes within about one window of the key's requests, not
+	// behind the big execution's waiting creates.
+	const read = log.findIndex((request, index) => index >= before && request.method === 'GET');
+	expect(read).toBeGreaterThanOrEqual(before);
+	expect(read - before).toBeLessThanOrEqual(12);
 
 	const bigResult = await big;
 	expect(bigResult.error).toBeUndefined();
 	expect(bigResult.items).toHaveLength(150);
-	expect((bigEnded - bigStarted) / 1000).toBeGreaterThan(8);
 	expect(count(await statuses(), 429)).toBeLessThanOrEqual(10);
 });
 
@@ -110,21 +109,20 @@ test('cancelling an execution that waits for its turn ends the wait at once; not
 	const filler = await bed.run(create, { input: emails(5, 'fill') });
 	expect(filler.error).toBeUndefined();
 
-	let cancelledAt = 0;
+	let cancelled = false;
 	const cancel = new Promise<void>((resolve) => {
 		setTimeout(() => {
-			cancelledAt = Date.now();
+			cancelled = true;
 			resolve();
 		}, 500);
 	});
 	const result = await bed.run(create, { input: emails(3, 'wait'), cancelOn: cancel });
-	const stoppedAfter = Date.now() - cancelledAt;
 
-	expect(cancelledAt).toBeGreaterThan(0);
-	expect(stoppedAfter).toBeLessThan(1_000);
+	expect(cancelled).toBe(true);
 	expect(result.items).toHaveLength(0);
+	// The fifth answer said the window is full: nothing was sent after it, not even at the window's reset
+	// a minute later (a wait the cancellation did not end would send then).
 	const seen = await statuses();
-	// The 5 creates, then at most the probe that learnt the window is full.
 	expect(count(seen, 201)).toBe(5);
-	expect(seen.length).toBeLessThanOrEqual(6);
+	expect(seen).toHaveLength(5);
 });

@@ -15,6 +15,26 @@ import { ManualExecutionCancelledError, sleep } from 'n8n-workflow';
 const LIMIT_WINDOW_MS = 60_000;
 /** A key unused for this long is forgotten. */
 const IDLE_MS = 10 * 60_000;
+/**
+ * A probe (the one turn of a spent key) that has not answered after this long no longer holds the key:
+ * the next turn goes as a probe of its own, so an upload or a request hanging to its timeout stalls no one.
+ */
+export const PROBE_HOLD_MS = 2_000;
+
+/** The pace's time: monotonic, so a clock stepped by NTP neither stalls nor rushes a key. */
+export interface PaceClock {
+	/** Monotonic milliseconds. */
+	now(): number;
+	/** Epoch milliseconds: only to read X-RateLimit-Reset (Unix seconds) once, on arrival. */
+	wallNow(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const systemClock: PaceClock = {
+	now: () => performance.now(),
+	wallNow: () => Date.now(),
+	sleep: async (ms) => await sleep(ms),
+};
 
 /** Who waits for a turn: the requests of one execution (its session), served round-robin with the others. */
 export type Turntaker = object;
@@ -35,7 +55,7 @@ interface Waiter {
 	signal?: AbortSignal;
 	grant(turn: Turn): void;
 	reject(reason: unknown): void;
-	/** Epoch ms after which the waiter gives up; Infinity when never. */
+	/** The pace's time after which the waiter gives up; Infinity when never. */
 	expiresAt: number;
 }
 
@@ -43,8 +63,10 @@ interface Waiter {
 interface KeyState {
 	limit: number;
 	remaining: number;
-	/** Epoch ms when the oldest counted request leaves the window. */
+	/** The pace's time when the oldest counted request leaves the window. */
 	resetAt: number;
+	/** X-RateLimit-Reset when it is Unix seconds: it never goes back as the service counts (the oldest request only leaves). */
+	resetMark?: number;
 }
 
 function headerNumber(headers: IDataObject | undefined, name: string): number | undefined {
@@ -53,27 +75,38 @@ function headerNumber(headers: IDataObject | undefined, name: string): number | 
 	return typeof raw === 'undefined' || raw === '' || !Number.isFinite(value) ? undefined : value;
 }
 
-/** X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, or seconds from now as some services send). */
+/**
+ * X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, or seconds from now as some services send),
+ * the reset turned into the monotonic time `now` counts in.
+ */
 export function readKeyState(
 	headers: IDataObject | undefined,
-	now = Date.now(),
+	now = performance.now(),
+	wallNow = Date.now(),
 ): KeyState | undefined {
 	const limit = headerNumber(headers, 'X-RateLimit-Limit');
 	const remaining = headerNumber(headers, 'X-RateLimit-Remaining');
 	if (limit === undefined || remaining === undefined || limit <= 0) return undefined;
 	const reset = headerNumber(headers, 'X-RateLimit-Reset') ?? 0;
+	const inMs = reset > 1e9 ? reset * 1000 - wallNow : reset * 1000;
 	// No reset is further away than the window (a clock that differs from ours).
-	const resetAt = Math.min(now + LIMIT_WINDOW_MS, reset > 1e9 ? reset * 1000 : now + reset * 1000);
-	return { limit, remaining: Math.max(0, remaining), resetAt };
+	const resetAt = now + Math.min(LIMIT_WINDOW_MS, Math.max(0, inMs));
+	return {
+		limit,
+		remaining: Math.max(0, remaining),
+		resetAt,
+		resetMark: reset > 1e9 ? reset : undefined,
+	};
 }
 
 /**
  * The budget of one key: requests the service still accepts now (`tokens`, from the latest
  * X-RateLimit-Remaining less the requests sent since). Once that is spent, one request (a probe) goes at
- * the window's X-RateLimit-Reset and its answer tells how much the window has freed; no other turn goes
- * while a probe is on its way. A 429 pauses every turn until its Retry-After. Waiting
- * requests are served round-robin by execution, so a big import does not starve a trigger's one call.
- * A key whose answers carry no X-RateLimit-* headers is not paced: only its 429s pause it.
+ * the window's X-RateLimit-Reset and its answer tells how much the window has freed; other turns wait for
+ * it at most PROBE_HOLD_MS. A 429 pauses every turn until its Retry-After. Waiting requests are served
+ * round-robin by execution, so a big import does not starve a trigger's one call. Only a success without
+ * X-RateLimit-* headers says the key is no longer limited: then only its 429s pause it. All waiting
+ * requests share the key's one timer.
  */
 export class KeyPace {
 	/** Unknown until an answer carries the headers: every request goes. */
@@ -81,32 +114,55 @@ export class KeyPace {
 	private limit = 0;
 	private resetAt = 0;
 	private lastPacedAt = Number.NEGATIVE_INFINITY;
-	/** The turn of the probe on its way, if one is. */
-	private probe: number | undefined;
-	/** Set when a wait for the next probe ran its full length: that turn is due. */
-	private turnDue = false;
+	/** The probe on its way, if one is, and when it went. */
+	private probe: { sequence: number; at: number } | undefined;
 	private sequence = 0;
-	private lastStateSequence = -1;
-	private readonly inFlight = new Set<number>();
+	/** The latest state the service told, by the order it counted in (`isNewer`). */
+	private latest:
+		| {
+				sequence: number;
+				sentAt: number;
+				remaining: number;
+				resetMark?: number;
+				readAt: number;
+		  }
+		| undefined;
+	/** The turns on their way, and when each went. */
+	private readonly inFlight = new Map<number, number>();
+	/**
+	 * Requests the service counted for this process and for others on the same key (other queue-mode
+	 * workers), decayed by half every window (`share`).
+	 */
+	private counted = { mine: 0, others: 0, at: 0 };
 	private readonly queues = new Map<Turntaker, Waiter[]>();
 	/** The signals this pace listens to: one abort listener each, however many requests wait. */
 	private readonly watched = new WeakSet<AbortSignal>();
 	/** Executions with waiting requests, in the order they are served. */
 	private ring: Turntaker[] = [];
-	private dispatching = false;
-	private wakeDispatcher: (() => void) | undefined;
-	private pause: Promise<void> | undefined;
-	private pauseEnds = 0;
-	lastUsed = Date.now();
+	private pauseEnds = Number.NEGATIVE_INFINITY;
+	/** When each sleep on its way ends: one, and one more for each wake wanted before all of them. */
+	private readonly armed = new Set<number>();
+	/** The latest end of a finished sleep: its time has come, also when `sleep` ran faster than the clock. */
+	private reached = Number.NEGATIVE_INFINITY;
+	lastUsed: number;
+
+	constructor(private readonly clock: PaceClock = systemClock) {
+		this.lastUsed = clock.now();
+	}
+
+	/** The pace's time (monotonic milliseconds). */
+	now(): number {
+		return Math.max(this.clock.now(), this.reached);
+	}
 
 	get idle(): boolean {
-		return this.inFlight.size === 0 && this.ring.length === 0 && this.pause === undefined;
+		return this.inFlight.size === 0 && this.ring.length === 0 && this.pauseEnds <= this.now();
 	}
 
 	/**
 	 * Waits for this request's turn. `first` puts it ahead of its execution's other waiting requests (a
-	 * retry). Rejects with n8n's cancellation error when `signal` aborts, and with TurnExpiredError after
-	 * `expiresAt` (epoch ms).
+	 * retry). Rejects with n8n's cancellation error when `signal` aborts, and with TurnExpiredError at
+	 * `expiresAt` (the pace's time, `now()`).
 	 */
 	async take(
 		who: Turntaker,
@@ -114,9 +170,10 @@ export class KeyPace {
 	): Promise<Turn> {
 		const { signal, first = false } = options;
 		if (signal?.aborted) throw new ManualExecutionCancelledError('');
-		this.lastUsed = Date.now();
-		if (this.ring.length === 0 && this.pause === undefined && this.turnWait(Date.now()) === 0)
-			return this.grant();
+		const now = this.now();
+		this.lastUsed = now;
+		if (this.ring.length === 0 && this.pauseEnds <= now && this.turnWait(now) === 0)
+			return this.grant(now);
 		// One abort listener per execution's signal: one per waiting request would pass Node's limit of
 		// listeners (and its warning) once an execution has more than 10 requests waiting.
 		if (signal !== undefined && !this.watched.has(signal)) {
@@ -134,78 +191,147 @@ export class KeyPace {
 				},
 				first,
 			);
-			void this.dispatch();
+			this.dispatch();
 		});
 	}
 
 	/** What the answer to a turn said of the key; `status` undefined when the attempt got no answer. */
 	answered(turn: Turn, status: number | undefined, headers?: IDataObject): void {
+		const sentAt = this.inFlight.get(turn.sequence) ?? Number.NEGATIVE_INFINITY;
 		this.inFlight.delete(turn.sequence);
-		if (this.probe === turn.sequence) this.probe = undefined;
-		this.lastUsed = Date.now();
-		if (status === undefined) return this.wakeDispatcher?.();
-		const state = readKeyState(headers);
-		if (state === undefined && status !== 429 && status !== 401) {
-			// The service no longer says how much is left (its limit was lifted): nothing to pace by.
-			this.limit = 0;
-			this.tokens = Number.POSITIVE_INFINITY;
-		}
-		if (state !== undefined) {
+		if (this.probe?.sequence === turn.sequence) this.probe = undefined;
+		const now = this.now();
+		this.lastUsed = now;
+		if (status !== undefined) this.learn(turn, sentAt, status, headers, now);
+		this.dispatch();
+	}
+
+	/** Every turn waits `ms` (a 429's Retry-After); a later end extends the pause, an earlier one is inside it. */
+	pauseFor(ms: number): void {
+		const now = this.now();
+		this.pauseEnds = Math.max(this.pauseEnds, now + ms);
+		// The pause's end is set now, so the key sleeps the pause as long as the service said.
+		this.arm(this.pauseEnds, now);
+		this.dispatch();
+	}
+
+	private learn(
+		turn: Turn,
+		sentAt: number,
+		status: number,
+		headers: IDataObject | undefined,
+		now: number,
+	): void {
+		const state = readKeyState(headers, now, this.clock.wallNow());
+		if (state === undefined) {
+			// The service's every answer past its limiter carries the headers (docs/api-contract.md §9): only
+			// a success without them says the limit was lifted. A proxy's 502/504, a 401 or an answer from
+			// before the limiter says nothing of the window, so the last known limit stands.
+			if (status >= 200 && status < 300) {
+				this.limit = 0;
+				this.tokens = Number.POSITIVE_INFINITY;
+			}
+		} else {
 			this.limit = state.limit;
-			this.resetAt = state.resetAt;
-			// Requests still in flight may be counted after this answer: they are spent already.
-			const tokens = state.remaining - this.inFlight.size;
-			// An answer overtaken by a later one says less about now: it may only lower the budget.
-			this.tokens = turn.sequence > this.lastStateSequence ? tokens : Math.min(this.tokens, tokens);
-			this.lastStateSequence = Math.max(this.lastStateSequence, turn.sequence);
+			if (this.isNewer(turn, state, now)) {
+				this.countOthers(turn, state, now);
+				this.latest = { sequence: turn.sequence, sentAt, readAt: now, ...state };
+				this.resetAt = state.resetAt;
+			}
+			// Requests in flight that went with the latest counted one or after it may be counted after it:
+			// they are spent already (those sent before it were counted before it, as a rule). Counted anew at
+			// every answer, as the requests sent with it come back.
+			const latest = this.latest ?? { sentAt, remaining: state.remaining };
+			let later = 0;
+			for (const at of this.inFlight.values()) if (at >= latest.sentAt) later++;
+			this.tokens = Math.floor(latest.remaining * this.share(now)) - later;
 		}
 		if (status === 429 && this.limit > 0) this.tokens = Math.min(this.tokens, 0);
-		this.wakeDispatcher?.();
 	}
 
 	/**
-	 * Every turn waits `ms` (a 429's Retry-After), waited by `sleep`; a later end extends the pause, an
-	 * earlier one is inside it.
+	 * Learns what other processes spend from how X-RateLimit-Remaining falls between two answers beyond
+	 * this process's own requests. Only while the window's oldest request stays (the same
+	 * X-RateLimit-Reset) is nothing leaving it, so the fall is requests counted.
 	 */
-	async pauseFor(ms: number): Promise<void> {
-		const ends = Date.now() + ms;
-		if (this.pause !== undefined && ends <= this.pauseEnds) return await this.pause;
-		const extra = this.pause === undefined ? ms : ends - this.pauseEnds;
-		const previous = this.pause ?? Promise.resolve();
-		this.pauseEnds = ends;
-		const pause: Promise<void> = previous
-			.then(async () => await sleep(extra))
-			.finally(() => {
-				if (this.pause === pause) this.pause = undefined;
-				this.wakeDispatcher?.();
-			});
-		this.pause = pause;
-		void this.dispatch();
-		return await pause;
+	private countOthers(turn: Turn, state: KeyState, now: number): void {
+		// The first answer compares with an empty window: what it holds beyond this process's requests
+		// is others'.
+		const previous = this.latest ?? {
+			sequence: -1,
+			remaining: state.limit,
+			resetMark: state.resetMark,
+		};
+		if (previous.resetMark === undefined || previous.resetMark !== state.resetMark) return;
+		// Own requests sent between the two and still in flight may be counted after this one.
+		let mine = turn.sequence - previous.sequence;
+		for (const sequence of this.inFlight.keys())
+			if (sequence > previous.sequence && sequence < turn.sequence) mine--;
+		const others = Math.max(0, previous.remaining - state.remaining - mine);
+		this.decay(now);
+		this.counted.mine += mine;
+		this.counted.others += others;
 	}
 
-	private grant(): Turn {
+	private decay(now: number): void {
+		const factor = 2 ** (-(now - this.counted.at) / LIMIT_WINDOW_MS);
+		this.counted = {
+			mine: this.counted.mine * factor,
+			others: this.counted.others * factor,
+			at: now,
+		};
+	}
+
+	/**
+	 * The part of X-RateLimit-Remaining this process spends: all of it alone on the key, else its part of
+	 * what the key's processes were counted lately, so N workers that read the same remainder do not each
+	 * spend it.
+	 */
+	private share(now: number): number {
+		this.decay(now);
+		const { mine, others } = this.counted;
+		return others < 1 ? 1 : Math.max(mine, 1) / (Math.max(mine, 1) + others);
+	}
+
+	/**
+	 * Whether the service counted this answer's request after the latest one read. Requests sent together
+	 * reach it in any order; its window only fills until its oldest request leaves, which moves
+	 * X-RateLimit-Reset on: a later reset, or the same with less remaining, is newer. Without a Unix reset
+	 * to tell, the order the requests were sent in. A state read a window ago says nothing of now (a
+	 * service whose clock went back).
+	 */
+	private isNewer(turn: Turn, state: KeyState, now: number): boolean {
+		const latest = this.latest;
+		if (latest === undefined || now - latest.readAt > LIMIT_WINDOW_MS) return true;
+		if (state.resetMark === undefined || latest.resetMark === undefined)
+			return turn.sequence > latest.sequence;
+		return (
+			state.resetMark > latest.resetMark ||
+			(state.resetMark === latest.resetMark && state.remaining <= latest.remaining)
+		);
+	}
+
+	private grant(now: number): Turn {
 		const sequence = this.sequence++;
 		if (this.tokens > 0) this.tokens--;
 		else if (this.limit > 0) {
-			this.turnDue = false;
-			this.lastPacedAt = Date.now();
-			this.probe = sequence;
+			this.lastPacedAt = now;
+			this.probe = { sequence, at: now };
 		}
-		this.inFlight.add(sequence);
+		this.inFlight.set(sequence, now);
 		return { sequence };
 	}
 
-	/** Milliseconds until the next turn may go (0: now; Infinity: when the probe's answer comes). */
+	/** Milliseconds until the next turn may go (0: now), pauses aside. */
 	private turnWait(now: number): number {
 		if (this.tokens > 0 || this.limit <= 0) return 0;
-		if (this.probe !== undefined) return Number.POSITIVE_INFINITY;
-		if (this.turnDue) return 0;
+		const probeHeldUntil =
+			this.probe === undefined ? Number.NEGATIVE_INFINITY : this.probe.at + PROBE_HOLD_MS;
 		const openAt =
 			this.resetAt > this.lastPacedAt
 				? this.resetAt
 				: this.lastPacedAt + LIMIT_WINDOW_MS / this.limit;
-		return Math.max(0, openAt - now);
+		return Math.max(0, probeHeldUntil - now, openAt - now);
 	}
 
 	private enqueue(who: Turntaker, waiter: Waiter, first: boolean): void {
@@ -250,12 +376,15 @@ export class KeyPace {
 		}
 	}
 
-	/** Rejects the waiters whose time ran out; returns the earliest expiry of the others. */
+	/**
+	 * Rejects the waiters whose time ran out (a turn due at the very deadline still goes); returns the
+	 * earliest expiry of the others.
+	 */
 	private expire(now: number): number {
 		let earliest = Number.POSITIVE_INFINITY;
 		for (const [who, queue] of [...this.queues]) {
 			for (const waiter of [...queue]) {
-				if (waiter.expiresAt <= now) {
+				if (waiter.expiresAt < now) {
 					this.remove(who, waiter);
 					waiter.reject(new TurnExpiredError());
 				} else earliest = Math.min(earliest, waiter.expiresAt);
@@ -264,50 +393,37 @@ export class KeyPace {
 		return earliest;
 	}
 
-	/** Sleeps `ms` unless woken first (an answer, the end of a pause); true when the whole wait passed. */
-	private async sleepUnlessWoken(ms: number): Promise<boolean> {
-		const woken = new Promise<false>((resolve) => {
-			this.wakeDispatcher = () => resolve(false);
-		});
-		const slept = await (Number.isFinite(ms)
-			? Promise.race([sleep(ms).then(() => true), woken])
-			: woken);
-		this.wakeDispatcher = undefined;
-		return slept;
+	/**
+	 * Hands out the turns that may go now, then sets the one timer for the next thing to happen: a turn's
+	 * time, the end of a pause, or a waiter's expiry. Runs on every event (a new waiter, an answer, a
+	 * pause, the timer), so nothing waits on a sleep that no longer matters.
+	 */
+	private dispatch(): void {
+		for (;;) {
+			const now = this.now();
+			const earliestExpiry = this.expire(now);
+			if (this.ring.length === 0) return;
+			const openAt = this.pauseEnds > now ? this.pauseEnds : now + this.turnWait(now);
+			// Wakes just after the earliest deadline, when it has passed.
+			if (openAt > now) return this.arm(Math.min(openAt, earliestExpiry + 1), now);
+			this.next()?.grant(this.grant(now));
+		}
 	}
 
-	/** Hands out turns while requests wait: the one loop that waits on the key's behalf. */
-	private async dispatch(): Promise<void> {
-		if (this.dispatching) {
-			this.wakeDispatcher?.();
-			return;
-		}
-		this.dispatching = true;
-		try {
-			while (this.ring.length > 0) {
-				const now = Date.now();
-				const earliestExpiry = this.expire(now);
-				if (this.ring.length === 0) break;
-				if (this.pause !== undefined) {
-					// Only a waiter whose time ends inside the pause needs the loop to wake before it ends.
-					if (earliestExpiry < this.pauseEnds)
-						await Promise.race([this.pause, this.sleepUnlessWoken(earliestExpiry - now)]);
-					else await this.pause;
-					continue;
-				}
-				const wait = this.turnWait(now);
-				if (wait > 0) {
-					const slept = await this.sleepUnlessWoken(Math.min(wait, earliestExpiry - now));
-					// A full wait for the probe's time (not cut short by an expiry) makes its turn due, also
-					// when the clock says otherwise (tests run `sleep` faster than the clock).
-					if (slept && wait <= earliestExpiry - now) this.turnDue = true;
-					continue;
-				}
-				this.next()?.grant(this.grant());
-			}
-		} finally {
-			this.dispatching = false;
-		}
+	/**
+	 * Wakes the dispatcher at `at`, unless a sleep on its way wakes it by then (it then sets the next one).
+	 * `sleep` cannot be cancelled, so a sleep whose wake no longer matters runs out, at most until the
+	 * longest pause; waking it costs one dispatch.
+	 */
+	private arm(at: number, now = this.now()): void {
+		for (const end of this.armed) if (end <= at) return;
+		this.armed.add(at);
+		// Whole milliseconds, as timers count (the difference of two large times is not exact).
+		void this.clock.sleep(Math.max(0, Math.round(at - now))).then(() => {
+			this.armed.delete(at);
+			this.reached = Math.max(this.reached, at);
+			this.dispatch();
+		});
 	}
 }
 
@@ -320,9 +436,8 @@ export function keyId(base: string, authorization: string): string {
 
 /** The pace of the key `id` (keyId) in this process; keys idle for 10 minutes are dropped. */
 export function paceOf(id: string): KeyPace {
-	const now = Date.now();
 	for (const [other, pace] of paces) {
-		if (other !== id && pace.idle && now - pace.lastUsed > IDLE_MS) paces.delete(other);
+		if (other !== id && pace.idle && pace.now() - pace.lastUsed > IDLE_MS) paces.delete(other);
 	}
 	let pace = paces.get(id);
 	if (pace === undefined) {

@@ -271,24 +271,26 @@ async function waitForTurn(
 	credential: SessionCredential,
 ): Promise<Turn> {
 	const { session, itemIndex } = failed;
-	const started = Date.now();
-	const expiresAt = Math.min(
-		started + MAX_KEY_WAIT_MS - failed.keyWaitMs,
-		(failed.deadline ?? Number.POSITIVE_INFINITY) - MIN_ATTEMPT_MS,
-	);
+	const pace = paceOf(credential.keyId);
+	// The pace's monotonic clock counts the wait; the deadline (epoch ms) is turned into it once, here.
+	const started = pace.now();
+	const expiresAt =
+		started +
+		Math.min(MAX_KEY_WAIT_MS - failed.keyWaitMs, timeLeft(failed.deadline) - MIN_ATTEMPT_MS);
 	try {
-		return await paceOf(credential.keyId).take(session, {
+		return await pace.take(session, {
 			signal: session.signal,
 			expiresAt,
 			first: failed.attempt + failed.rateLimited > 0,
 		});
 	} catch (error) {
 		if (error instanceof TurnExpiredError)
-			throw keyWaitApiError(this.getNode(), failed.keyWaitMs + Date.now() - started, itemIndex);
+			throw keyWaitApiError(this.getNode(), failed.keyWaitMs + pace.now() - started, itemIndex);
 		throw asNodeError(this.getNode(), error, itemIndex);
 	} finally {
-		// The clock counts the wait; a 429's pause counts at least its length (tests run `sleep` faster than the clock).
-		failed.keyWaitMs += Math.max(Date.now() - started, failed.pausedMs);
+		// Whole milliseconds, so a turn given at once adds nothing; a 429's pause counts at least its length
+		// (tests run `sleep` faster than the clock).
+		failed.keyWaitMs += Math.max(Math.floor(pace.now() - started), failed.pausedMs);
 		failed.pausedMs = 0;
 	}
 }
@@ -560,7 +562,7 @@ async function waitBeforeRetry(
 	if (wait.everySender) {
 		failed.rateLimited++;
 		failed.pausedMs = wait.ms;
-		void paceOf(credential.keyId).pauseFor(wait.ms);
+		paceOf(credential.keyId).pauseFor(wait.ms);
 		return;
 	}
 	failed.attempt++;
