@@ -395,7 +395,7 @@ async function postUnderEmailKey(
 			});
 			return { lead: current, found: true };
 		} catch (error) {
-			if (!isKeyConflict(error)) throw error;
+			if (!isKeyConflict(error)) throw asNodeError(this.getNode(), error, itemIndex);
 			// Another request created (or is creating) this e-mail with other fields under the same key.
 			const [lead] = await leadsWithEmail.call(this, input.email, itemIndex, 1);
 			if (lead !== undefined) return { lead, found: true };
@@ -576,7 +576,9 @@ export async function execute(
 				// holds it (none after a previewed create, so it looks again).
 				const known = earlier && (input.previewOnly ? earlier.lead : earlier.stored);
 				// A write holds the e-mail in this process from its look-up to its last write, so another
-				// execution's item with it finds the lead this one makes (emailLock.ts).
+				// execution's item with it finds the lead this one makes (emailLock.ts). The pass's answer may
+				// come before: "found" stays true, and "none" is checked by a read begun after the hold.
+				if (!input.previewOnly && previous === undefined) await directory.passSettled(input.email);
 				const release = input.previewOnly
 					? undefined
 					: await holdEmail.call(this, session, key, itemIndex);
