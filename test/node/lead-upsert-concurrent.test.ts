@@ -25,6 +25,8 @@ import {
 } from './node-test-bed';
 
 const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
+/** How long a wait for an event may take on a busy machine before the test gives up (not a measure). */
+const EVENT_WAIT_MS = 30_000;
 
 const LOCK_MODULE = path.join(
 	PACKAGE_ROOT,
@@ -94,6 +96,7 @@ describe('one process', () => {
 			await waitFor(
 				async () => proxy.requests.filter((request) => isLookUp(request, email)).length,
 				(count) => count === 1,
+				EVENT_WAIT_MS,
 			);
 			const second = run();
 			// The second execution looks the e-mail up too, or waits for it.
@@ -103,6 +106,7 @@ describe('one process', () => {
 					waiting: lockCounts().waiting,
 				}),
 				({ lookUps, waiting }) => lookUps === 2 || waiting === 1,
+				EVENT_WAIT_MS,
 			);
 			firstLookUp.resolve();
 			const results = await Promise.all([first, second]);
@@ -146,7 +150,7 @@ describe('one process', () => {
 							request.query.includes(encodeURIComponent(email)) &&
 							request.status === 200,
 					),
-				20_000,
+				EVENT_WAIT_MS,
 			);
 			const second = run('qualified');
 			await waitFor(
@@ -155,7 +159,7 @@ describe('one process', () => {
 					waiting: lockCounts().waiting,
 				}),
 				({ lookUps, waiting }) => lookUps >= 2 || waiting === 1,
-				20_000,
+				EVENT_WAIT_MS,
 			);
 			create.resolve();
 			const results = await Promise.all([first, second]);
@@ -201,11 +205,13 @@ describe('one process', () => {
 			await waitFor(
 				async () => proxy.requests.filter((request) => isLookUp(request, email)).length,
 				(count) => count === 1,
+				EVENT_WAIT_MS,
 			);
 			const second = bed.run(upsert({ status: 'qualified' }), { input: items({ email }) });
 			await waitFor(
 				async () => lockCounts(),
 				({ waiting }) => waiting === 1,
+				EVENT_WAIT_MS,
 			);
 			cancel.resolve();
 			// The first execution's look-up is still held: the second goes on without it.
@@ -236,6 +242,7 @@ describe('one process', () => {
 			await waitFor(
 				async () => proxy.requests.filter((request) => isLookUp(request, email)).length,
 				(count) => count === 1,
+				EVENT_WAIT_MS,
 			);
 			const pass = bed.run(upsert({ status: 'contacted' }), {
 				input: items(...imported.map((row) => ({ email: row }))),
@@ -247,7 +254,7 @@ describe('one process', () => {
 					waiting: lockCounts().waiting,
 				}),
 				({ created, waiting }) => created || waiting === 1,
-				20_000,
+				EVENT_WAIT_MS,
 			);
 			singleLookUp.resolve();
 			const results = await Promise.all([single, pass]);
