@@ -23,6 +23,10 @@ export interface Answer {
 export type Decision = 'forward' | 'drop-after-forward' | Answer;
 
 export interface ProxyRules {
+	/** Holds the request here until the promise settles, then decides on it (e.g. until a test lets it go). */
+	hold?: (request: ProxiedRequest, index: number) => Promise<void> | undefined;
+	/** Holds the service's answer here until the promise settles, then passes it on. */
+	holdAnswer?: (request: ProxiedRequest, index: number) => Promise<void> | undefined;
 	decide?: (request: ProxiedRequest, index: number) => Decision;
 	/** Rewrites the sandbox's answer (status, JSON body) before it reaches the node. */
 	transform?: (
@@ -73,6 +77,7 @@ export class ApiProxy {
 			body: Buffer.concat(chunks).toString('utf8'),
 		};
 		const index = this.requests.push(request) - 1;
+		await this.rules.hold?.(request, index);
 		const decision = this.rules.decide?.(request, index) ?? 'forward';
 		if (decision !== 'forward' && decision !== 'drop-after-forward') {
 			send(res, decision);
@@ -90,6 +95,7 @@ export class ApiProxy {
 			body: request.body === '' ? undefined : request.body,
 		});
 		const text = await upstream.text();
+		await this.rules.holdAnswer?.(request, index);
 		if (decision === 'drop-after-forward') {
 			req.socket.destroy();
 			return;

@@ -244,6 +244,35 @@ describe('Lead: Create or Update, Preview Only and changes', () => {
 		expect(output[2]).toMatchObject({ email: 'fresh@example.com', created: true });
 		expect(typeof output[2].id).toBe('string');
 	});
+
+	test('a real row after a previewed row with the same e-mail compares with the lead as read', async () => {
+		const known = await bed.createLead({ email: 'mixed@example.com' });
+		await bed.clearRequests();
+		const result = await bed.run(
+			upsert({ status: '={{ $json.status }}' }, { previewOnly: '={{ $json.preview === true }}' }),
+			{
+				input: items(
+					{ email: 'mixed@example.com', status: 'qualified', preview: true },
+					{ email: 'mixed@example.com', status: 'qualified' },
+					{ email: 'new.mixed@example.com', status: 'contacted', preview: true },
+					{ email: 'new.mixed@example.com', status: 'contacted' },
+				),
+			},
+		);
+		expect(result.error).toBeUndefined();
+		const [previewed, written, previewedNew, created] = jsonOf(result);
+		const change = { status: { old: 'new', new: 'qualified' } };
+		expect(previewed).toMatchObject({ id: known.id, outcome: 'updated', changes: change });
+		expect(written).toMatchObject({ id: known.id, outcome: 'updated', changes: change });
+		expect(previewedNew).toMatchObject({ id: null, outcome: 'created' });
+		expect(created).toMatchObject({ outcome: 'created', status: 'contacted' });
+		expect((await bed.api.get<IDataObject>(`/v1/leads/${known.id}`)).body.status).toBe('qualified');
+		expect(
+			writes(await bed.requests())
+				.map((request) => request.method)
+				.sort(),
+		).toEqual(['PATCH', 'PATCH', 'POST']);
+	});
 });
 
 describe('Lead locator: By Email, an e-mail given by several items', () => {

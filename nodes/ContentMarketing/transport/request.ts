@@ -66,6 +66,11 @@ export interface ApiRequestOptions {
 	itemIndex?: number;
 	/** Sent as `Idempotency-Key` (docs/api-contract.md §8). Every JSON POST gets a fresh key per call when none is given, so it can be retried safely. */
 	idempotencyKey?: string;
+	/**
+	 * Called with the headers of the answer that succeeded, and whether an earlier attempt of this request
+	 * may have reached the service (e.g. to tell the service's replay of another request, §8, from one's own).
+	 */
+	onSuccess?: (headers: IDataObject, earlierAttemptMayHaveBeenProcessed: boolean) => void;
 	headers?: IDataObject;
 	/**
 	 * Epoch milliseconds by which the request is over, retries included (a poll's budget,
@@ -235,6 +240,7 @@ export async function send<T>(this: ApiContext, request: CoreRequest): Promise<T
 			const verdict = classifyAnswer(response, body, method, mayHaveBeenProcessed);
 			if (verdict.kind === 'success') {
 				session.limit.answered(sent, 'ok');
+				request.onSuccess?.(response.headers ?? {}, mayHaveBeenProcessed);
 				return verdict.body as T;
 			}
 			if (verdict.kind === 'alreadyDeleted') return {} as T;

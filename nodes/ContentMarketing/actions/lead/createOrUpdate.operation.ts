@@ -22,6 +22,9 @@ import {
 import { isObject, readOptionalText } from '../../helpers/values';
 import { LEAD_STATUSES, SOURCE_CHANNELS, UNASSIGN } from '../../helpers/vocabulary';
 import { apiRequest } from '../../transport';
+import type { Session } from '../../transport/request';
+import { sessionOf } from '../../transport/request';
+import { sleepUnlessCancelled } from '../../transport/retry';
 import {
 	assignedToOption,
 	createOnlyOptions,
@@ -32,7 +35,9 @@ import {
 } from './fields';
 import type { WantedEmail } from './emailDirectory';
 import { EmailDirectory } from './emailDirectory';
+import { emailLockKey, lockEmail } from './emailLock';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
+import { isKeyConflict, isReplayed, upsertIdempotencyKey } from './upsertKey';
 import type { OperationExample } from '../types';
 
 /** What Options › Fields the Service Cannot Update does with such a field on an existing lead. */
@@ -65,7 +70,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			"E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case don't matter. Two runs at the same moment can still create the same new e-mail twice (the service allows it).",
+			"E-mail address of the lead, the key the lead is found by: surrounding spaces and letter case don't matter. Runs at the same moment with this e-mail make one lead: in one n8n process they take turns, and queue-mode workers send the e-mail's Idempotency-Key.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -295,6 +300,8 @@ type Changes = Record<string, Change | Record<string, Change>>;
 /** What one item did: the lead as it is now (or would be, in a preview), and how it came to be. */
 interface Upserted {
 	lead: IDataObject;
+	/** The lead as the service holds it: the answer of a write, or in a preview the lead as read (none: it would be created). */
+	stored?: IDataObject;
 	outcome: Outcome;
 	notUpdated: NotUpdated[];
 	changes: Changes;
@@ -349,8 +356,67 @@ function previewedLead(lead: IDataObject, patch: IDataObject): IDataObject {
 	return result;
 }
 
+/** How many times a create refused for its key (another body is being created under it) is tried again. */
+const KEY_CONFLICT_RETRIES = 2;
+/** The first wait before trying again; doubled each time. */
+const KEY_CONFLICT_WAIT_MS = 1_000;
+
+/**
+ * POST /v1/leads under the e-mail's Idempotency-Key (upsertKey.ts). The lead it answers, or `found`: a lead
+ * with the e-mail that another request created (a replay of its answer, or the lead a look-up finds after
+ * the key was refused for this body). A retry of this POST after a 5xx or a lost answer sends the same key
+ * and body, so it cannot create twice either (docs/api-contract.md §8).
+ */
+async function postUnderEmailKey(
+	this: IExecuteFunctions,
+	session: Session,
+	input: UpsertInput,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<{ lead: IDataObject; found: boolean }> {
+	const { authorization } = await session.credential();
+	const idempotencyKey = upsertIdempotencyKey(authorization, emailKey(input.email));
+	for (let retry = 0; ; retry++) {
+		let replayed = false;
+		try {
+			const lead = await apiRequest.call(this, 'POST', '/v1/leads', {
+				body,
+				itemIndex,
+				idempotencyKey,
+				// A replay after an attempt of this request that may have reached the service is its own create.
+				onSuccess: (headers, earlierAttempt) => {
+					replayed = isReplayed(headers) && !earlierAttempt;
+				},
+			});
+			if (!replayed) return { lead, found: false };
+			// The stored answer is the lead as it was created: read it as it is now.
+			const current = await apiRequest.call(this, 'GET', `/v1/leads/${String(lead.id)}`, {
+				itemIndex,
+			});
+			return { lead: current, found: true };
+		} catch (error) {
+			if (!isKeyConflict(error)) throw asNodeError(this.getNode(), error, itemIndex);
+			// Another request created (or is creating) this e-mail with other fields under the same key.
+			const [lead] = await leadsWithEmail.call(this, input.email, itemIndex, 1);
+			if (lead !== undefined) return { lead, found: true };
+			if (retry >= KEY_CONFLICT_RETRIES) {
+				const nodeError = asNodeError(this.getNode(), error, itemIndex);
+				const note = `Another request is creating a lead with ${input.email} under the same Idempotency-Key, and no lead with it could be found yet: run the node again for this item.`;
+				nodeError.description = [nodeError.description, note].filter(Boolean).join(' · ');
+				throw nodeError;
+			}
+			await sleepUnlessCancelled(KEY_CONFLICT_WAIT_MS * 2 ** retry, session.signal).catch(
+				(cancelled: unknown) => {
+					throw asNodeError(this.getNode(), cancelled, itemIndex);
+				},
+			);
+		}
+	}
+}
+
 async function createLead(
 	this: IExecuteFunctions,
+	session: Session,
 	input: UpsertInput,
 	itemIndex: number,
 ): Promise<Upserted> {
@@ -371,8 +437,8 @@ async function createLead(
 			changes,
 		};
 	}
-	// The transport sends a fresh Idempotency-Key with this POST, so a retry after a 5xx or a lost answer cannot create twice (docs/api-contract.md §8).
-	const lead = await apiRequest.call(this, 'POST', '/v1/leads', { body, itemIndex });
+	const { lead, found } = await postUnderEmailKey.call(this, session, input, body, itemIndex);
+	if (found) return await updateLead.call(this, lead, input, itemIndex);
 	// POST takes no status, assignee or notes: they follow in a PATCH (an unassigned, note-less lead needs none of theirs).
 	const patch: IDataObject = {};
 	if (input.patch.status !== undefined && input.patch.status !== lead.status)
@@ -381,13 +447,14 @@ async function createLead(
 		patch.assigned_to = input.patch.assigned_to;
 	if (input.patch.notes !== undefined && input.patch.notes !== null)
 		patch.notes = input.patch.notes;
-	if (Object.keys(patch).length === 0) return { lead, outcome: 'created', notUpdated: [], changes };
+	if (Object.keys(patch).length === 0)
+		return { lead, stored: lead, outcome: 'created', notUpdated: [], changes };
 	try {
 		const updated = await apiRequest.call(this, 'PATCH', `/v1/leads/${String(lead.id)}`, {
 			body: patch,
 			itemIndex,
 		});
-		return { lead: updated, outcome: 'created', notUpdated: [], changes };
+		return { lead: updated, stored: updated, outcome: 'created', notUpdated: [], changes };
 	} catch (error) {
 		const nodeError = asNodeError(this.getNode(), error, itemIndex);
 		const note = `The lead ${String(lead.id)} was created; setting its ${Object.keys(patch).join(', ')} failed: run the node again to update it.`;
@@ -450,7 +517,7 @@ async function updateLead(
 	}
 	const patch = changesFor(lead, input);
 	if (Object.keys(patch).length === 0)
-		return { lead, outcome: 'unchanged', notUpdated, changes: {} };
+		return { lead, stored: lead, outcome: 'unchanged', notUpdated, changes: {} };
 	const changes = patchChanges(lead, patch);
 	if (input.previewOnly)
 		return { lead: previewedLead(lead, patch), outcome: 'updated', notUpdated, changes };
@@ -458,7 +525,7 @@ async function updateLead(
 		body: patch,
 		itemIndex,
 	});
-	return { lead: updated, outcome: 'updated', notUpdated, changes };
+	return { lead: updated, stored: updated, outcome: 'updated', notUpdated, changes };
 }
 
 /** Every item's input, read before the first request; with Continue On Fail a bad item keeps its error. */
@@ -494,6 +561,7 @@ export async function execute(
 	});
 	const directory = new EmailDirectory(this, wanted, { atMost: 1 });
 	directory.start();
+	const session = sessionOf(this);
 	// Items with the same e-mail run one after the other, each after the previous one's lead: one run never creates a lead twice.
 	const byEmail = new Map<string, Promise<Upserted>>();
 	const run = async (): Promise<INodeExecutionData[]> =>
@@ -504,17 +572,34 @@ export async function execute(
 			const previous = byEmail.get(key);
 			const upsert = (async (): Promise<Upserted> => {
 				const earlier = previous && (await previous.catch(() => undefined));
-				// After an earlier item with this e-mail failed (Continue On Fail), a fresh look-up: it may have created the lead.
-				// A lead only previewed (no ID) is no lead for an item that writes.
-				const [lead] =
-					earlier && (input.previewOnly || earlier.lead.id !== null)
-						? [earlier.lead]
-						: previous
-							? await leadsWithEmail.call(this, input.email, itemIndex, 1)
-							: await directory.find(input.email, itemIndex);
-				return lead === undefined
-					? await createLead.call(this, input, itemIndex)
-					: await updateLead.call(this, lead, input, itemIndex);
+				// A preview follows the earlier item's lead as it would be; a write follows the lead as the service
+				// holds it (none after a previewed create, so it looks again).
+				const known = earlier && (input.previewOnly ? earlier.lead : earlier.stored);
+				// A write holds the e-mail in this process from its look-up to its last write, so another
+				// execution's item with it finds the lead this one makes (emailLock.ts). The pass's answer may
+				// come before: "found" stays true, and "none" is checked by a read begun after the hold.
+				if (!input.previewOnly && previous === undefined) await directory.passSettled(input.email);
+				const release = input.previewOnly
+					? undefined
+					: await holdEmail.call(this, session, key, itemIndex);
+				try {
+					// After an earlier item with this e-mail failed (Continue On Fail), a fresh look-up: it may have created the lead.
+					const [lead] =
+						known !== undefined
+							? [known]
+							: previous
+								? await leadsWithEmail.call(this, input.email, itemIndex, 1)
+								: await directory.find(input.email, itemIndex);
+					const result =
+						lead === undefined
+							? await createLead.call(this, session, input, itemIndex)
+							: await updateLead.call(this, lead, input, itemIndex);
+					// A preview changes nothing at the service: what it holds is what was read.
+					if (input.previewOnly) result.stored = earlier !== undefined ? earlier.stored : lead;
+					return result;
+				} finally {
+					release?.();
+				}
 			})();
 			byEmail.set(key, upsert);
 			try {
@@ -543,6 +628,24 @@ export async function execute(
 	}
 	hintFieldsKept.call(this, output);
 	return output;
+}
+
+/**
+ * Waits until this item holds its e-mail on this credential's key in this process (emailLock.ts) and
+ * answers the function that lets it go. Every decision to create then rests on a read begun after this.
+ */
+async function holdEmail(
+	this: IExecuteFunctions,
+	session: Session,
+	key: string,
+	itemIndex: number,
+): Promise<() => void> {
+	try {
+		const { keyId } = await session.credential();
+		return await lockEmail(emailLockKey(keyId, key), session.signal);
+	} catch (error) {
+		throw asNodeError(this.getNode(), error, itemIndex);
+	}
 }
 
 /** An execution hint when existing leads kept fields the items set (n8n shows it above the output). */

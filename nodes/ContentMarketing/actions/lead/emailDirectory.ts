@@ -113,6 +113,17 @@ export class EmailDirectory {
 	}
 
 	/**
+	 * Resolves once the pass has its answer for this e-mail, or has given up on it (at once for an e-mail not
+	 * asked for up front). Waiting for it before holding the e-mail keeps the hold short during a long pass.
+	 */
+	async passSettled(email: string): Promise<void> {
+		const entry = this.entries.get(emailKey(email));
+		if (entry === undefined) return;
+		this.start();
+		await entry.settled;
+	}
+
+	/**
 	 * The leads with this e-mail; one not asked for up front is looked up on its own. An answer of none
 	 * is as fresh as a look-up's: the pass's "none" is checked against the leads made since it began.
 	 */
