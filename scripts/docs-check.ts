@@ -614,7 +614,7 @@ export function checkDocs(root: string): string[] {
 					line,
 					RULES.figure,
 					`"${match[0]}" is a measured figure outside its home (${FIGURE_HOMES.join(', ')})`,
-					`state it only beside the command that measures it there and link to it (a link's text may carry it: [${match[0]}](docs/performance.md#figures)); if the code defines it, add it to CONSTANTS in scripts/docs-check.ts with the code that defines it`,
+					`keep it beside its command in a home and link there (a link's text may carry it), or, if the code defines it, add a CONSTANTS entry in scripts/docs-check.ts`,
 				);
 			}
 		};
