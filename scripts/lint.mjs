@@ -2,7 +2,7 @@
 // for verified nodes), the publish workflow, n8n's CLI (`n8n-node cloud-support` must say eligible,
 // `n8n-node lint` must pass on the published code), typescript-eslint on the other folders
 // (eslint.dev.config.mjs), Prettier on every folder, a full type check, and the docs check
-// (scripts/docs-check.ts: scripts, paths, links and anchors the docs name exist; size budgets; no dates).
+// (scripts/docs-check.ts: what the docs name exists, each figure in its home; size budgets; no dates).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -259,7 +259,7 @@ report(
 	checkNodeFolders(),
 );
 report(
-	'docs (scripts/docs-check.ts): npm scripts, paths, links, anchors exist; README, CONTRIBUTING, docs/ in budget; no dates or hashes',
+	'docs (scripts/docs-check.ts): scripts, commands, flags, environment variables, paths, links, anchors exist; figures only in docs/performance.md, docs/checks.md; budgets; no dates or hashes',
 	checkDocs(),
 );
 report(
