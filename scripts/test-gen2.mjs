@@ -2,7 +2,9 @@
 // jest.config.js lists them) once more, on the n8n-core and n8n-workflow that n8n 2.41.3 runs
 // (compat/n8n-2.41/, installed from its lockfile) under the Node 24 that n8n needs (fetched by
 // scripts/e2e/install-n8n.mjs into the cache folder, scripts/cache-dir.mjs, as the end-to-end check uses it).
-// `npm test` runs it after the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`.
+// `npm test` runs it after the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`. Jest
+// arguments that select none of its suites skip it when they select suites it leaves to the first
+// generation, and fail it when they select no suite at all.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -39,12 +41,12 @@ export async function runGeneration2(jestArgs = []) {
 		const first = suitesSelected(node, jestArgs);
 		if (first.length === 0) {
 			console.error(
-				`[test] generation 2 FAILED: no suite matches ${jestArgs.join(' ')}, so none ran`,
+				`[test] generation 2 FAILED: no suite matches the jest arguments "${jestArgs.join(' ')}", so none ran`,
 			);
 			return 1;
 		}
 		console.log(
-			`[test] generation 2 skipped: ${jestArgs.join(' ')} select only suites it leaves to generation 1 (${path.relative(root, NEWEST_DIR)}/jest.config.js): ${first.join(', ')}`,
+			`[test] generation 2 skipped: the jest arguments "${jestArgs.join(' ')}" select only suites it leaves to generation 1 (${path.relative(root, NEWEST_DIR)}/jest.config.js): ${first.join(', ')}`,
 		);
 		return 0;
 	}
