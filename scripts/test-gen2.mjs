@@ -2,7 +2,9 @@
 // jest.config.js lists them) once more, on the n8n-core and n8n-workflow that n8n 2.41.3 runs
 // (compat/n8n-2.41/, installed from its lockfile) under the Node 24 that n8n needs (fetched by
 // scripts/e2e/install-n8n.mjs into the cache folder, scripts/cache-dir.mjs, as the end-to-end check uses it).
-// `npm test` runs it after the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`.
+// `npm test` runs it after the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`. Jest
+// arguments that select none of its suites skip it when they select suites it leaves to the first
+// generation, and fail it when they select no suite at all.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -32,19 +34,41 @@ export async function runGeneration2(jestArgs = []) {
 	console.log(
 		`\n[test] generation 2: ${packages} (as n8n ${newest.n8n} runs them, ${path.relative(root, NEWEST_DIR)}/) on Node ${nodeVersion.trim()} (${shownPath(node)})`,
 	);
-	const args = [
-		require.resolve('jest/bin/jest'),
-		'--config',
-		path.join(NEWEST_DIR, 'jest.config.js'),
-		// a path or name pattern meant for suites of the first generation only matches nothing here
-		...(jestArgs.length > 0 ? ['--passWithNoTests'] : []),
-		...jestArgs,
-	];
+	const config = ['--config', path.join(NEWEST_DIR, 'jest.config.js')];
+	if (jestArgs.length > 0 && suitesSelected(node, [...config, ...jestArgs]).length === 0) {
+		// arguments meant for suites this generation leaves to the first (its jest.config.js says which)
+		// skip it; arguments that select no suite at all name what did not run
+		const first = suitesSelected(node, jestArgs);
+		if (first.length === 0) {
+			console.error(
+				`[test] generation 2 FAILED: no suite matches the jest arguments "${jestArgs.join(' ')}", so none ran`,
+			);
+			return 1;
+		}
+		console.log(
+			`[test] generation 2 skipped: the jest arguments "${jestArgs.join(' ')}" select only suites it leaves to generation 1 (${path.relative(root, NEWEST_DIR)}/jest.config.js): ${first.join(', ')}`,
+		);
+		return 0;
+	}
+	const args = [require.resolve('jest/bin/jest'), ...config, ...jestArgs];
 	return await new Promise((resolve, reject) => {
 		const child = spawn(node, args, { cwd: root, stdio: 'inherit' });
 		child.on('error', reject);
 		child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
 	});
+}
+
+/** The suites (paths from the root) jest would run with `args`. */
+function suitesSelected(node, args) {
+	const listed = spawnSync(node, [require.resolve('jest/bin/jest'), '--listTests', ...args], {
+		cwd: root,
+		encoding: 'utf8',
+	});
+	if (listed.status !== 0) throw new Error(`jest --listTests ${args.join(' ')}: ${listed.stderr}`);
+	return listed.stdout
+		.split('\n')
+		.filter((line) => line.endsWith('.test.ts'))
+		.map((file) => path.relative(root, file));
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -125,6 +125,9 @@ export class PollHarness {
 
 	private live?: { workflow: Workflow; context: PollContext };
 
+	/** Polls the durable scheduler abandoned at its timeout, still running perhaps. */
+	private readonly abandoned: Array<Promise<unknown>> = [];
+
 	private published = false;
 
 	constructor(
@@ -181,6 +184,11 @@ export class PollHarness {
 		} catch (error) {
 			return this.failed(error);
 		}
+	}
+
+	/** Resolves once every poll abandoned so far has ended (n8n drops what they return). */
+	async abandonedPollsEnded(): Promise<void> {
+		await Promise.allSettled(this.abandoned.splice(0));
 	}
 
 	/** Polls until a poll emits nothing (or `maxPolls`); returns the executions' items in order. */
@@ -255,7 +263,10 @@ export class PollHarness {
 		});
 		try {
 			const response = await Promise.race([poll, timedOut]);
-			if (response === 'timedOut') return { abandoned: true };
+			if (response === 'timedOut') {
+				this.abandoned.push(poll);
+				return { abandoned: true };
+			}
 			if (response === null) {
 				// commitStagedCursor: the cursor alone; the workflow's static data is not saved
 				this.commitCursor(workflow);

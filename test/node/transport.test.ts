@@ -1,6 +1,7 @@
 // The transport through real workflows: errors (and that the API key never shows), retries, idempotency,
 // and the response forms tolerated by docs/api-contract.md §11. A proxy between node and sandbox shapes the traffic.
 import type { IDataObject } from 'n8n-workflow';
+import * as utils from 'n8n-workflow/dist/cjs/utils';
 
 import type { Answer } from './api-proxy';
 import { ApiProxy } from './api-proxy';
@@ -133,10 +134,21 @@ describe('retries', () => {
 						}
 					: 'forward',
 		};
-		const started = Date.now();
-		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
-		expect(result.error).toBeUndefined();
-		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		// n8n's own sleep, in real time; what had been sent when it ended
+		const realSleep = utils.sleep;
+		const waits: Array<{ ms: number; sentBefore: number }> = [];
+		const sleep = jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
+			await realSleep(ms);
+			waits.push({ ms, sentBefore: proxy.requests.length });
+		});
+		try {
+			const result = await bed.run({ resource: 'lead', operation: 'getAll' });
+			expect(result.error).toBeUndefined();
+		} finally {
+			sleep.mockRestore();
+		}
+		// the retry went out only once a wait of the second the service asked for had passed
+		expect(waits).toContainEqual({ ms: 1000, sentBefore: 1 });
 		expect(proxy.requests).toHaveLength(2);
 	});
 
@@ -175,8 +187,16 @@ describe('retries', () => {
 
 	test('a lasting 429 is waited out for 15 minutes, then fails with the service message', async () => {
 		clock = virtualSleep();
+		// The key's wait counts the time that passes: here only the virtual waits, however slow the machine.
+		const virtual = clock;
+		const start = Date.now();
+		const now = jest
+			.spyOn(Date, 'now')
+			.mockImplementation(() => start + virtual.delays.reduce((sum, ms) => sum + ms, 0));
 		await bed.control.put('/_sandbox/faults', { rate_429: 1, seed: 1 });
-		const result = await bed.run({ resource: 'lead', operation: 'getAll' });
+		const result = await bed.run({ resource: 'lead', operation: 'getAll' }).finally(() => {
+			now.mockRestore();
+		});
 		expect(result.error?.message).toBe(
 			'Too many requests (sandbox fault); retry later (rate_limited) [item 0]',
 		);

@@ -48,3 +48,42 @@ export function virtualSleepEachTest(): VirtualSleep {
 		},
 	};
 }
+
+export interface HeldSleep {
+	/** The held delays asked for so far, in ms. */
+	delays: number[];
+	/** Settles when the first held sleep begins. */
+	started: Promise<void>;
+	/** Ends every held sleep, and those asked for from now on. */
+	release(): void;
+	restore(): void;
+}
+
+/**
+ * Holds every sleep of at least `minMs` asked of n8n-workflow's `sleep` until `release()`, so that a test
+ * can act while the code under test waits (a Retry-After, a key's pause) however slow the machine;
+ * shorter sleeps run in real time.
+ */
+export function heldSleep(minMs: number): HeldSleep {
+	const delays: number[] = [];
+	const realSleep = utils.sleep;
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	let began!: () => void;
+	const started = new Promise<void>((resolve) => (began = resolve));
+	const sleep = jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
+		if (ms < minMs) return await realSleep(ms);
+		delays.push(ms);
+		began();
+		await released;
+	});
+	return {
+		delays,
+		started,
+		release,
+		restore() {
+			release();
+			sleep.mockRestore();
+		},
+	};
+}

@@ -6,7 +6,6 @@ import {
 	createLeads,
 	describeItems,
 	flat,
-	pause,
 	pollSetup,
 	poller,
 	recordedEvents,
@@ -68,7 +67,7 @@ test('a poll n8n abandoned (its timeout below the budget it offered) is dropped;
 	await sandbox.setFaults({ latency_ms: 2_500, methods: ['GET'] });
 	expect(await trigger.poll()).toEqual({ abandoned: true });
 	await sandbox.clearFaults();
-	await pause(1_500); // the abandoned poll finishes meanwhile, its results dropped
+	await trigger.abandonedPollsEnded(); // its results dropped
 	const emitted = describeItems(flat(await trigger.pollUntilQuiet()));
 	expect(emitted).toEqual(await recordedEvents(sandbox, 'events'));
 	expect(emitted).toHaveLength(5);

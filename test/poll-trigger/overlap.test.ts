@@ -73,7 +73,7 @@ describe.each(SCHEDULERS)('%s', (_label, scheduler) => {
 		}
 		await Promise.all(polls);
 		await sandbox.clearFaults();
-		await pause(3_000); // polls the durable scheduler abandoned finish meanwhile
+		await trigger.abandonedPollsEnded(); // polls the durable scheduler abandoned, their results dropped
 		await trigger.pollUntilQuiet();
 
 		const emitted = describeItems(flat(trigger.executions));

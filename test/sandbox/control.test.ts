@@ -128,20 +128,19 @@ describe('Control: reset and seed', () => {
 		expect((await sandbox.api.get('/v1/users')).status).toBe(200);
 	});
 
-	test('bulk seed of 1,000 leads is fast, deterministic after reset, bypasses the rate limit and fires no events', async () => {
+	// How long the seed takes is a figure: npx tsx bench/seed.ts.
+	test('bulk seed of 1,000 leads is deterministic after reset, bypasses the rate limit and fires no events', async () => {
 		await sandbox.reset();
 		await sandbox.config({ rate_limit: { requests: 3, window_seconds: 60 } });
 		await sandbox.api.post('/v1/webhooks', {
 			url: 'https://hooks.example.com/never',
 			events: ['lead.created'],
 		});
-		const started = Date.now();
 		const answer = await sandbox.control.post('/_sandbox/seed', {
 			seed: 42,
 			leads: 1000,
 			resources: 10,
 		});
-		expect(Date.now() - started).toBeLessThan(2000);
 		expect(answer.status).toBe(201);
 		expect(answer.body).toMatchObject({ account_id: ACCOUNT_A, leads: 1000, resources: 10 });
 		expect((await sandbox.control.get<unknown[]>('/_sandbox/crm/pushes')).body).toEqual([]);

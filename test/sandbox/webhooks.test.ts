@@ -34,7 +34,10 @@ interface EventBody {
 /** A webhook receiver in the test: records every request and answers as `answer` says. */
 class Receiver {
 	readonly received: Received[] = [];
-	answer: (request: Received, index: number) => { status: number; delayMs?: number } = () => ({
+	answer: (
+		request: Received,
+		index: number,
+	) => { status: number; delayMs?: number; until?: Promise<void> } = () => ({
 		status: 200,
 	});
 	private server = http.createServer((req, res) => {
@@ -48,11 +51,12 @@ class Receiver {
 				at: Date.now(),
 			};
 			this.received.push(request);
-			const { status, delayMs = 0 } = this.answer(request, this.received.length - 1);
-			const timer = setTimeout(
-				() => res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok'),
-				delayMs,
-			);
+			const { status, delayMs = 0, until } = this.answer(request, this.received.length - 1);
+			const send = () => {
+				if (!res.destroyed) res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok');
+			};
+			if (until !== undefined) return void until.then(send);
+			const timer = setTimeout(send, delayMs);
 			res.on('close', () => clearTimeout(timer));
 		});
 	});
@@ -132,6 +136,13 @@ const waitForCount = (path: string, count: number, timeoutMs = 5000) =>
 	);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the sandbox logged `count` ended attempts; their retries, if any, are scheduled by then. */
+const waitForDeliveryLog = (count: number) =>
+	waitFor(
+		async () => (await sandbox.control.get<unknown[]>('/_sandbox/deliveries')).body,
+		(log) => log.length >= count,
+	);
 
 describe('Events: signed delivery of lead.created and lead.status_updated', () => {
 	test('lead.created reaches a subscribed endpoint with the documented headers, body and a valid signature', async () => {
@@ -258,12 +269,16 @@ describe('Events rule 3: only subscribed event types, only while active', () => 
 
 describe('Events rule 5 / contract §10: deliveries are asynchronous', () => {
 	test('the API answers before the receiver does', async () => {
-		receiver.answer = () => ({ status: 200, delayMs: 1500 });
+		let answerReceiver!: () => void;
+		const held = new Promise<void>((resolve) => (answerReceiver = resolve));
+		receiver.answer = () => ({ status: 200, until: held });
 		await createEndpoint({ url: receiver.url('/slow'), events: ['lead.created'] });
-		const started = Date.now();
 		await sandbox.createLead();
-		expect(Date.now() - started).toBeLessThan(1000);
+		// The receiver answers only when the test lets it: no attempt has ended yet.
+		expect((await sandbox.control.get<unknown[]>('/_sandbox/deliveries')).body).toEqual([]);
+		answerReceiver();
 		await waitForCount('/slow', 1);
+		await waitForDeliveryLog(1);
 	});
 });
 
@@ -303,7 +318,10 @@ describe('Events: retries and endpoint status (contract §10, shortened schedule
 			() => endpoint(hook.id),
 			(e) => e.status === 'unreachable',
 		);
-		await sleep(400);
+		// nothing is left scheduled to send
+		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
+			retried: 0,
+		});
 		expect(receiver.at('/failing')).toHaveLength(6);
 		const log = (
 			await sandbox.control.get<Array<{ attempt: number; ok: boolean; status_code: number }>>(
@@ -330,7 +348,10 @@ describe('Events: retries and endpoint status (contract §10, shortened schedule
 			() => endpoint(hook.id),
 			(e) => e.status === 'normal',
 		);
-		await sleep(300);
+		// nothing is left scheduled to send
+		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
+			retried: 0,
+		});
 		expect(receiver.at('/recovering')).toHaveLength(3);
 	});
 
@@ -363,12 +384,11 @@ describe('Events: retries and endpoint status (contract §10, shortened schedule
 		receiver.answer = (_request, index) => ({ status: index < 2 ? 500 : 200 });
 		const hook = await createEndpoint({ url: receiver.url('/flushed'), events: ['lead.created'] });
 		await sandbox.createLead();
-		await waitForCount('/flushed', 1);
+		await waitForDeliveryLog(1);
 		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
 			retried: 1,
 		});
-		await waitForCount('/flushed', 2);
-		await sleep(100);
+		await waitForDeliveryLog(2);
 		expect(receiver.at('/flushed')).toHaveLength(2);
 		expect((await sandbox.control.post('/_sandbox/deliveries/retry-now')).body).toEqual({
 			retried: 1,
@@ -389,10 +409,10 @@ describe('Events: retries and endpoint status (contract §10, shortened schedule
 		receiver.answer = () => ({ status: 500 });
 		await createEndpoint({ url: receiver.url('/paced'), events: ['lead.created'] });
 		await sandbox.createLead();
-		await waitForCount('/paced', 1);
+		await waitForDeliveryLog(1);
 		await sandbox.createLead();
-		const firsts = await waitForCount('/paced', 2);
-		await sleep(100);
+		await waitForDeliveryLog(2);
+		const firsts = receiver.at('/paced');
 		expect(
 			(await sandbox.control.call('POST', '/_sandbox/deliveries/retry-now', { json: { max: 1 } }))
 				.body,
@@ -485,21 +505,22 @@ describe('Webhook endpoint status: the test event (spec Events rule 4)', () => {
 			endpoint_status: 'unreachable',
 		});
 
-		// The receiver answers after 3 s: the test's answer must come from the sandbox's 150 ms timeout,
-		// with 20 times that as the margin for a loaded machine.
+		// The receiver answers only after the test's answer came: that answer is the sandbox's 150 ms timeout.
 		await sandbox.config({ webhook_timeout_ms: 150 });
-		receiver.answer = () => ({ status: 200, delayMs: 3000 });
+		let answerReceiver!: () => void;
+		const held = new Promise<void>((resolve) => (answerReceiver = resolve));
+		receiver.answer = () => ({ status: 200, until: held });
 		const slow = await createEndpoint({
 			url: receiver.url('/test-slow'),
 			events: ['lead.created'],
 		});
-		const started = Date.now();
 		expect((await sandbox.api.post(`/v1/webhooks/${slow.id}/test`)).body).toMatchObject({
 			delivered: false,
 			status_code: null,
 			endpoint_status: 'unreachable',
 		});
-		expect(Date.now() - started).toBeLessThan(3000);
+		expect(receiver.at('/test-slow')).toHaveLength(1);
+		answerReceiver();
 	});
 });
 

@@ -12,7 +12,7 @@ import {
 	recordFor,
 	sign,
 	signedHeaders,
-	sleep,
+	nextCallStarted,
 	triggerOf,
 	unixNow,
 } from './trigger-bed';
@@ -212,17 +212,23 @@ describe('Content Marketing Trigger: deliveries from the service', () => {
 });
 
 describe('Content Marketing Trigger: an accepted event is answered once n8n stored its execution', () => {
-	function heldStore(trigger: TriggerHarness): () => void {
+	/** Holds the trigger's execution stores until `release()`; `started` settles once one began. */
+	function heldStore(trigger: TriggerHarness): { release(): void; started: Promise<void> } {
 		let release!: () => void;
+		let began!: () => void;
 		const held = new Promise<void>((resolve) => (release = resolve));
-		trigger.storeExecution = async () => await held;
-		return release;
+		const started = new Promise<void>((resolve) => (began = resolve));
+		trigger.storeExecution = async () => {
+			began();
+			await held;
+		};
+		return { release, started };
 	}
 
 	test('the 200 goes out only after the execution is stored, with the event already in the saved journal', async () => {
 		const trigger = await activeTrigger();
 		const url = trigger.webhookUrl('trigger');
-		const release = heldStore(trigger);
+		const store = heldStore(trigger);
 		const body = eventBody('lead.created', leadFixture());
 		const { id } = JSON.parse(body) as { id: string };
 
@@ -232,11 +238,11 @@ describe('Content Marketing Trigger: an accepted event is answered once n8n stor
 			headers: signedHeaders(sign(secretOf(trigger), body)),
 		});
 		void delivering.then(() => (answered = true));
-		await sleep(300);
+		await store.started;
 		expect(answered).toBe(false);
 		expect(journalHolds(recordFor(trigger, url), [id])).toEqual([]);
 
-		release();
+		store.release();
 		const result = await delivering;
 		expect(result.status).toBe(200);
 		expect(result.items).toHaveLength(1);
@@ -267,7 +273,7 @@ describe('Content Marketing Trigger: an accepted event is answered once n8n stor
 
 	test('a retry that arrives while the first attempt is still being stored starts nothing (503); the next one is a duplicate', async () => {
 		const trigger = await activeTrigger();
-		const release = heldStore(trigger);
+		const store = heldStore(trigger);
 		const body = eventBody('lead.created', leadFixture());
 		const secret = secretOf(trigger);
 		const attempt = (n: number) => ({
@@ -276,13 +282,13 @@ describe('Content Marketing Trigger: an accepted event is answered once n8n stor
 		});
 
 		const first = trigger.deliver(attempt(1));
-		await sleep(200);
+		await store.started;
 		const second = await trigger.deliver(attempt(2));
 		expect(second.status).toBe(503);
 		expect(JSON.parse(second.responseBody)).toEqual({ error: 'event_in_progress' });
 		expect(second.items).toHaveLength(0);
 
-		release();
+		store.release();
 		expect((await first).status).toBe(200);
 		const third = await trigger.deliver(attempt(3));
 		expect(third.status).toBe(200);
@@ -515,8 +521,9 @@ describe('Content Marketing Trigger: deliveries that start nothing', () => {
 
 		// The slow request reaches webhook() with the static data loaded before the fast one saved its
 		// event id, like two concurrent webhook calls in n8n that both load the workflow from the database.
+		const slowStarted = nextCallStarted(trigger);
 		const slow = startSlowPost(trigger.webhookUrl('trigger'), headers, body);
-		await sleep(100);
+		await slowStarted;
 		const fast = await trigger.deliver({ body, headers });
 		const slowStatus = await slow.finish();
 

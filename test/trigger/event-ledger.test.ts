@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 
 import type { StoredDedupe } from '../../dist/nodes/ContentMarketing/trigger/eventLedger';
 import {
@@ -342,7 +341,7 @@ describe('eventLedger: the cost of a claim does not grow with the ids remembered
 	/**
 	 * A process that accepted `count` events over the last 7 hours (all remembered: within the horizon),
 	 * with their journal saved to the row as n8n would, then the same 200 new deliveries. What each of
-	 * these claims writes (the row's JSON) and how long it takes is compared between 50 and 5,000 ids.
+	 * these claims writes (the row's JSON) is compared between 50 and 5,000 ids.
 	 */
 	function remembering(count: number) {
 		const scope = newProcess();
@@ -355,19 +354,17 @@ describe('eventLedger: the cost of a claim does not grow with the ids remembered
 		return { scope, row };
 	}
 
-	test('bytes written per claim are the same with 5,000 remembered ids as with 50, and the time within 2x', () => {
+	test('bytes written per claim are the same with 5,000 remembered ids as with 50', () => {
+		// The time per claim, few against many, is a figure: npx tsx bench/event-ledger.ts.
 		const few = remembering(50);
 		const many = remembering(5000);
 		const fresh = Array.from({ length: 4000 }, (_, i) => `evt_new_${i}`);
 		const bytes = { few: [] as number[], many: [] as number[] };
-		const batches = { few: [] as number[], many: [] as number[] };
 		const BATCH = 100;
 		for (let b = 0; b < fresh.length / BATCH; b++) {
-			// Alternating which goes first, so that both meet the same machine.
-			for (const which of b % 2 === 0 ? (['few', 'many'] as const) : (['many', 'few'] as const)) {
+			for (const which of ['few', 'many'] as const) {
 				const { scope, row } = which === 'few' ? few : many;
 				let written = 0;
-				const started = performance.now();
 				for (let i = b * BATCH; i < (b + 1) * BATCH; i++) {
 					const claim = checkThenAccept(
 						scope,
@@ -379,14 +376,11 @@ describe('eventLedger: the cost of a claim does not grow with the ids remembered
 					row.save(claim.store);
 					written += JSON.stringify(claim.store ?? {}).length;
 				}
-				batches[which].push(performance.now() - started);
 				bytes[which].push(written);
 			}
 		}
 
 		expect(bytes.many).toEqual(bytes.few);
-		const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
-		expect(median(batches.many)).toBeLessThan(2 * median(batches.few));
 		forgetScope(few.scope);
 		forgetScope(many.scope);
 	});

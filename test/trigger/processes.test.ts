@@ -5,7 +5,7 @@ import {
 	DEFER_AFTER_WAIT_MS,
 	MAX_WAITING_CALLS,
 } from '../../dist/nodes/ContentMarketing/trigger/saveOrder';
-import type { Harness, StaticDataStore, TriggerHarness } from '../harness';
+import type { DeliveryResult, Harness, StaticDataStore, TriggerHarness } from '../harness';
 import type { EndpointRecord } from './trigger-bed';
 import {
 	FAST_RETRIES,
@@ -17,6 +17,7 @@ import {
 	leadFixture,
 	recordFor,
 	sign,
+	nextCallStarted,
 	signedHeaders,
 	sleep,
 	triggerOf,
@@ -391,20 +392,26 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		const batch = events(MAX_WAITING_CALLS + 4);
 		let released = false;
 		const answeredWhileHeld: number[] = [];
+		let all: DeliveryResult[] = [];
 		const first = deliver(processor, shared.secret, batch[0]);
 		await store.started();
-		const rest = batch.slice(1).map(async (event, index) => {
-			const result = await deliver(processor, shared.secret, event);
-			if (!released) answeredWhileHeld.push(index + 1);
-			return result;
-		});
-		const deadline = Date.now() + 5000;
-		while (answeredWhileHeld.length < 4 && Date.now() < deadline) await sleep(10);
-		await sleep(200); // no other call is answered while the first one's store is held
-		released = true;
-		store.release();
-
-		const all = await Promise.all([first, ...rest]);
+		// The clock stands still while the store is held: the calls in line wait for their turn, not
+		// for the time that would have them answered 503 (the next test), however slow the machine.
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.now());
+		try {
+			const rest = batch.slice(1).map(async (event, index) => {
+				const result = await deliver(processor, shared.secret, event);
+				if (!released) answeredWhileHeld.push(index + 1);
+				return result;
+			});
+			while (answeredWhileHeld.length < 4) await sleep(10);
+			await sleep(200); // no other call is answered while the first one's store is held
+			released = true;
+			store.release();
+			all = await Promise.all([first, ...rest]);
+		} finally {
+			clock.mockRestore();
+		}
 		// Calls 1 to MAX_WAITING_CALLS - 1 wait in line behind the held one; the rest go ahead.
 		expect(answeredWhileHeld.sort((a, b) => a - b)).toEqual(
 			[0, 1, 2, 3].map((i) => MAX_WAITING_CALLS + i),
@@ -462,8 +469,9 @@ describe('Content Marketing Trigger: one event, one execution across processes a
 		let overwritten = 0;
 		for (let i = 0; i < batch.length; i += 2) {
 			const [slow, fast] = i % 4 === 0 ? [a, b] : [b, a];
+			const slowStarted = nextCallStarted(slow);
 			const held = heldDelivery(slow, shared.secret, batch[i]);
-			await sleep(200);
+			await slowStarted;
 			expect((await deliver(fast, shared.secret, batch[i + 1])).status).toBe(200);
 			expect(await held.finish()).toBe(200);
 			if (!storedIds(shared, batch).includes(batch[i + 1].id)) overwritten++;

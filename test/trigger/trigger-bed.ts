@@ -120,3 +120,19 @@ export const signedHeaders = (signature: string, name = 'CM-Signature') => ({
 	'content-type': 'application/json',
 	[name]: signature,
 });
+
+/**
+ * Resolves once the harness has begun handling the next call to `trigger`: as n8n's webhook path, it has
+ * loaded the workflow and its static data for that call (TriggerHarness.handle does so first thing).
+ */
+export async function nextCallStarted(trigger: TriggerHarness): Promise<void> {
+	const handle = trigger.handle;
+	await new Promise<void>((resolve) => {
+		trigger.handle = async (...args) => {
+			trigger.handle = handle;
+			const handling = handle.apply(trigger, args);
+			resolve();
+			return await handling;
+		};
+	});
+}
