@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 
 import { CREDENTIALS } from './examples.mjs';
-import { executeWorkflow, nodeOutput } from './n8n.mjs';
+import { nodeOutput } from './n8n.mjs';
 
 const WORKFLOW_ID = 'cmBulkFaultsE2e001';
 const CREATE = 'Create Leads';
@@ -93,16 +93,13 @@ async function leadsOfThisRun(client) {
 	return leads;
 }
 
-async function checkBulkCreateUnderStorm(stack) {
+async function checkBulkCreateUnderStorm(stack, runWorkflow) {
 	const { client } = stack.sandbox;
 	const mark = (await client.control('GET', '/_sandbox/requests')).length;
 	await client.control('PUT', '/_sandbox/faults', FAULTS);
 	let result;
 	try {
-		({ run: result } = await executeWorkflow(WORKFLOW_ID, {
-			userFolder: stack.userFolder,
-			env: stack.n8nEnv,
-		}));
+		({ run: result } = await runWorkflow(WORKFLOW_ID));
 	} finally {
 		await client.control('DELETE', '/_sandbox/faults');
 	}
@@ -152,10 +149,10 @@ async function checkBulkCreateUnderStorm(stack) {
 
 export default {
 	prepare: () => ({ workflows: [workflow] }),
-	async beforeStart({ stack, step }) {
+	async manually({ stack, step, runWorkflow }) {
 		await step(
 			`bulk Lead › Create of ${LEADS} items under a 429 storm (${FAULTS.rate_429 * 100} % of creates): each lead once`,
-			() => checkBulkCreateUnderStorm(stack),
+			() => checkBulkCreateUnderStorm(stack, runWorkflow),
 		);
 	},
 };

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 
 import { CREDENTIALS } from './examples.mjs';
-import { executeWorkflow, nodeOutput, ownerCookie } from './n8n.mjs';
+import { nodeOutput, ownerCookie } from './n8n.mjs';
 
 export const HTTP_WORKFLOW_ID = 'cmE2eHttpRequestCred';
 const LOOPBACK_CREDENTIAL = {
@@ -119,13 +119,12 @@ async function prepare(stack) {
 	};
 }
 
-async function requestsThroughCredential(stack) {
+async function requestsThroughCredential(stack, runWorkflow) {
 	const { other, base } = listeners;
-	const opts = { userFolder: stack.userFolder, env: stack.n8nEnv };
 
 	const { client } = stack.sandbox;
 	const mark = (await client.control('GET', '/_sandbox/requests')).length;
-	const { run } = await executeWorkflow(HTTP_WORKFLOW_ID, opts);
+	const { run } = await runWorkflow(HTTP_WORKFLOW_ID);
 	assert.equal(
 		run.status,
 		'success',
@@ -276,9 +275,9 @@ async function offeredInEditor(stack, n8n) {
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
 	prepare: ({ stack }) => prepare(stack),
-	async beforeStart({ stack, step }) {
+	async manually({ stack, step, runWorkflow }) {
 		await step('HTTP Request node + the credential: Bearer to the Base URL origin only', () =>
-			requestsThroughCredential(stack),
+			requestsThroughCredential(stack, runWorkflow),
 		);
 	},
 	async whileRunning({ stack, step, n8n }) {

@@ -1,17 +1,16 @@
-// The Manual-Trigger examples, each run headless with `n8n execute --id X --rawOutput` and checked
-// against what the sandbox and the SMTP sink recorded.
+// The Manual-Trigger examples, each run from its Manual Trigger in one started n8n (as the editor's
+// "Execute workflow" does) and checked against what the sandbox and the SMTP sink recorded.
+// check-manual-install.mjs runs an example with `n8n execute`, as README says.
 import assert from 'node:assert/strict';
 
 import { IMPORT_CSV_FILE, readCsv, WORKFLOWS } from './examples.mjs';
-import { executeWorkflow, nodeOutput } from './n8n.mjs';
+import { nodeOutput } from './n8n.mjs';
 
 const json = (items) => items.map((item) => item.json);
 
-async function run(stack, key) {
-	const { run: result } = await executeWorkflow(WORKFLOWS[key].id, {
-		userFolder: stack.userFolder,
-		env: stack.n8nEnv,
-	});
+/** `runWorkflow(id)`: check.mjs's runManually() on its n8n, resolving to `{ run }`. */
+async function run(runWorkflow, key) {
+	const { run: result } = await runWorkflow(WORKFLOWS[key].id);
 	assert.equal(
 		result.status,
 		'success',
@@ -30,11 +29,11 @@ async function requestMark(client) {
 }
 
 /** bulk-import-leads-from-spreadsheet: every CSV row became a lead, and all were synced in one batch call. */
-export async function checkBulkImport(stack) {
+export async function checkBulkImport(stack, runWorkflow) {
 	const { client } = stack.sandbox;
 	const rows = readCsv();
 	const mark = await requestMark(client);
-	const result = await run(stack, 'bulkImport');
+	const result = await run(runWorkflow, 'bulkImport');
 
 	const extracted = json(nodeOutput(result, 'Extract Rows'));
 	assert.deepEqual(
@@ -122,7 +121,7 @@ async function leadsWithEmail(client, email) {
  * changed in the service, and the third writes one PATCH that puts it back. Each run, Preview Import
  * (Preview Only) shows the outcomes and changes the import then has, and writes nothing.
  */
-export async function checkImportWithoutDuplicates(stack) {
+export async function checkImportWithoutDuplicates(stack, runWorkflow) {
 	const { client } = stack.sandbox;
 	const rows = readCsv(IMPORT_CSV_FILE);
 	const keys = rows.map((row) => row.email.trim().toLowerCase());
@@ -149,7 +148,7 @@ export async function checkImportWithoutDuplicates(stack) {
 		}
 		const mailsBefore = mailsTo();
 		const mark = await requestMark(client);
-		const result = await run(stack, 'importWithoutDuplicates');
+		const result = await run(runWorkflow, 'importWithoutDuplicates');
 		// Preview Import writes nothing: every write of the run is the import's.
 		const writes = (await requestsSince(client, mark))
 			.filter((r) => r.method !== 'GET' && r.path.startsWith('/v1/leads'))
@@ -220,12 +219,12 @@ export async function checkImportWithoutDuplicates(stack) {
 }
 
 /** upload-pdf-publish-and-report-link: the PDF was uploaded, the resource is published and its link answers. */
-export async function checkUploadPdf(stack) {
+export async function checkUploadPdf(stack, runWorkflow) {
 	const { client, url: sandboxUrl } = stack.sandbox;
 	const pdf = Buffer.from(
 		await (await fetch(`${sandboxUrl}/_sandbox/files/sample.pdf`)).arrayBuffer(),
 	);
-	const result = await run(stack, 'uploadPdf');
+	const result = await run(runWorkflow, 'uploadPdf');
 
 	const output = json(nodeOutput(result, 'Title and Link'));
 	assert.equal(output.length, 1, 'Title and Link: one item');
@@ -290,11 +289,11 @@ function expectedDigestLines(overview, funnel, channels) {
 }
 
 /** weekly-analytics-digest: one e-mail whose numbers are the sandbox's answers to the node's queries. */
-export async function checkDigest(stack) {
+export async function checkDigest(stack, runWorkflow) {
 	const { client } = stack.sandbox;
 	const mark = await requestMark(client);
 	const before = stack.smtp.to('marketing@example.com').length;
-	const result = await run(stack, 'digest');
+	const result = await run(runWorkflow, 'digest');
 	assert.equal(nodeOutput(result, 'Email Digest').length, 1, 'Email Digest: one e-mail sent');
 
 	const requests = (await requestsSince(client, mark)).filter((r) => r.method === 'GET');
@@ -340,9 +339,9 @@ export async function checkDigest(stack) {
 }
 
 /** content-marketing-tour (what `npm run demo` runs): hot leads, funnel and channels equal the API's answers; the new lead reached the CRM. */
-export async function checkTour(stack) {
+export async function checkTour(stack, runWorkflow) {
 	const { client } = stack.sandbox;
-	const result = await run(stack, 'tour');
+	const result = await run(runWorkflow, 'tour');
 
 	const hot = json(nodeOutput(result, 'Hot Leads'));
 	const expectedHot = await client.api('GET', '/v1/leads?sort=score&order=desc&limit=5');
@@ -386,15 +385,20 @@ export async function checkTour(stack) {
 	};
 }
 
-/** The check as scripts/e2e/check.mjs runs it: each example with `n8n execute`, before n8n starts. */
+/**
+ * The check as scripts/e2e/check.mjs runs it: each example from its Manual Trigger in the n8n started
+ * before anything is published, so that no trigger turns the leads they create into executions.
+ */
 export default {
-	async beforeStart({ stack, step }) {
-		await step('bulk-import-leads-from-spreadsheet: n8n execute', () => checkBulkImport(stack));
-		await step('import-leads-without-duplicates: n8n execute, three times', () =>
-			checkImportWithoutDuplicates(stack),
+	async manually({ stack, step, runWorkflow }) {
+		await step('bulk-import-leads-from-spreadsheet: run', () =>
+			checkBulkImport(stack, runWorkflow),
 		);
-		await step('upload-pdf-publish-and-report-link: n8n execute', () => checkUploadPdf(stack));
-		await step('weekly-analytics-digest: n8n execute', () => checkDigest(stack));
-		await step('content-marketing-tour: n8n execute', () => checkTour(stack));
+		await step('import-leads-without-duplicates: run three times', () =>
+			checkImportWithoutDuplicates(stack, runWorkflow),
+		);
+		await step('upload-pdf-publish-and-report-link: run', () => checkUploadPdf(stack, runWorkflow));
+		await step('weekly-analytics-digest: run', () => checkDigest(stack, runWorkflow));
+		await step('content-marketing-tour: run', () => checkTour(stack, runWorkflow));
 	},
 };

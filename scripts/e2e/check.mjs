@@ -10,9 +10,14 @@
 // and the failed step, on any failure.
 //
 // A check is a module whose default export may have `prepare(ctx)` (sandbox and SMTP sink up: returns
-// `{ credentials, workflows }` to import with the examples'), `beforeStart(ctx)` (headless: `n8n
-// execute`, publish) and `whileRunning(ctx)` (with `n8n start` up: ctx.n8n), each running its own
-// `ctx.step(title, fn)`s; ctx = { stack, step, n8n }. Hooks run in the order of CHECKS.
+// `{ credentials, workflows }` to import with the examples'), `manually(ctx)` (one `n8n start` before
+// anything is published: ctx.runWorkflow(id) runs a workflow from its Manual Trigger there, as the
+// editor's "Execute workflow" does; n8n.mjs runManually), `beforeStart(ctx)` (that n8n stopped:
+// publish) and `whileRunning(ctx)` (the published workflows live in a second `n8n start`: ctx.n8n),
+// each running its own `ctx.step(title, fn)`s; ctx = { stack, step, n8n, runWorkflow }. Hooks run in
+// the order of CHECKS. The manual runs share one n8n, which boots once for all of them (an `n8n
+// execute` boots n8n for each run), and run while no trigger is active: the leads they create start no
+// execution of a published workflow, which the live checks count.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +25,7 @@ import { ensureChromium } from './check-editor.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
 import { startServer } from './check-trigger.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
+import { runManually } from './n8n.mjs';
 import { ensureNode24 } from '../node24.mjs';
 import { createProgress } from './progress.mjs';
 import { chosenVersions, runEveryRelease } from './releases.mjs';
@@ -39,6 +45,16 @@ const ALL_CHECKS = [
 const ONLY = process.env.E2E_CHECKS?.split(',');
 const named = (file) => path.basename(file, '.mjs').replace(/^check-/, '');
 const CHECKS = ALL_CHECKS.filter((file) => !ONLY || ONLY.includes(named(file)));
+// A name that matches no check would run nothing and still pass: it fails, naming the known ones.
+const unknownChecks = (ONLY ?? []).filter(
+	(name) => name !== 'poll-schedulers' && !ALL_CHECKS.some((file) => named(file) === name),
+);
+if (unknownChecks.length > 0) {
+	console.error(
+		`E2E_CHECKS names no check: ${unknownChecks.map((name) => JSON.stringify(name)).join(', ')}; the checks are ${[...ALL_CHECKS.map(named), 'poll-schedulers'].join(', ')}`,
+	);
+	process.exit(1);
+}
 
 const thisFile = fileURLToPath(import.meta.url);
 
@@ -50,7 +66,7 @@ async function checkOneRelease() {
 	const { step } = progress;
 	const stack = createStack({ userFolder });
 	const checks = await Promise.all(CHECKS.map(async (file) => (await import(file)).default));
-	const ctx = { stack, step, n8n: undefined };
+	const ctx = { stack, step, n8n: undefined, runWorkflow: undefined };
 
 	let failure;
 	try {
@@ -72,6 +88,15 @@ async function checkOneRelease() {
 				return more;
 			},
 		});
+		if (checks.some((check) => check.manually)) {
+			const manual = await step('n8n start, nothing published: the Manual-Trigger runs', () =>
+				startServer(stack),
+			);
+			ctx.runWorkflow = (id) => runManually(manual, stack.userFolder, id);
+			for (const check of checks) await check.manually?.(ctx);
+			ctx.runWorkflow = undefined;
+			await step('stop that n8n', () => manual.stop());
+		}
 		for (const check of checks) await check.beforeStart?.(ctx);
 		ctx.n8n = await step('n8n start', () => startServer(stack));
 		for (const check of checks) await check.whileRunning?.(ctx);

@@ -707,6 +707,57 @@ export async function restExecutions(baseUrl, cookie, workflowId) {
 	return (await res.json()).data.results;
 }
 
+/** Execution states n8n does not leave again. */
+const ENDED = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/**
+ * Runs an imported workflow from its Manual Trigger in the running n8n at `n8n.baseUrl`, as the editor's
+ * "Execute workflow" does (POST /rest/workflows/:id/run from that trigger), waits until n8n stored the
+ * execution ended, and returns `{ run: { id, status, mode, data } }`: `data` is the stored
+ * IRunExecutionData, the shape `n8n execute --rawOutput` prints under `data`, so nodeOutput() reads both.
+ */
+export async function runManually(n8n, userFolder, id, { timeoutMs = 180_000 } = {}) {
+	n8n.ownerCookie ??= await ownerCookie(n8n.baseUrl);
+	const rest = async (method, urlPath, body) => {
+		const res = await fetch(`${n8n.baseUrl}${urlPath}`, {
+			method,
+			headers: { cookie: n8n.ownerCookie, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${text.slice(0, 500)}`);
+		return JSON.parse(text).data;
+	};
+	const workflowData = await rest('GET', `/rest/workflows/${id}`);
+	const trigger = workflowData.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`workflow ${id} has no Manual Trigger`);
+	const started = await rest('POST', `/rest/workflows/${id}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: trigger.name },
+	});
+	if (!started?.executionId)
+		throw new Error(`n8n started no execution of ${id}: ${JSON.stringify(started)}`);
+	const executionId = String(started.executionId);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const [row] = await queryDb(
+			userFolder,
+			'SELECT id, mode, status, stoppedAt FROM execution_entity WHERE id = ?',
+			[executionId],
+		);
+		if (row && ENDED.has(row.status) && row.stoppedAt) {
+			const stored = await executionData(userFolder, executionId);
+			if (stored)
+				return { run: { id: executionId, status: row.status, mode: row.mode, data: stored.data } };
+		}
+		if (Date.now() > deadline)
+			throw new Error(
+				`execution ${executionId} of ${id} not ended after ${timeoutMs / 1000} s: ${JSON.stringify(row)}`,
+			);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
 /** A public-API key for the owner (header X-N8N-API-KEY on /api/v1/...). */
 export async function createApiKey(baseUrl, cookie, { label = `e2e-${Date.now()}` } = {}) {
 	const res = await postJson(

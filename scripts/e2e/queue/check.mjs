@@ -41,6 +41,28 @@ import { ensureNode24 } from '../../node24.mjs';
 
 await ensureNode24(); // the project's Node (scripts/node24.mjs): re-runs this on Node 24 when older
 
+/**
+ * `-- --only=<name>` runs one scenario after the set-up: bulk, new, forged, restart, paced, overlapping,
+ * binary, limit or faults. The fault scenario comes last: what it leaves behind (restarted databases, n8n's
+ * failed jobs) is not the other scenarios' subject.
+ */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const SCENARIOS = [
+	'bulk',
+	'new',
+	'forged',
+	'restart',
+	'paced',
+	'overlapping',
+	'binary',
+	'limit',
+	'faults',
+];
+// A misspelled name would run the set-up and no scenario, and pass: it fails, naming the scenarios.
+if (only !== undefined && !SCENARIOS.includes(only)) {
+	console.error(`--only=${only} names no scenario; the scenarios are ${SCENARIOS.join(', ')}`);
+	process.exit(1);
+}
 if (!isReleaseChild()) {
 	process.exit(
 		await runEveryRelease({
@@ -68,12 +90,6 @@ if (!isReleaseChild()) {
 }
 
 const { step, print, seconds } = createProgress({ prefix: `e2e:queue ${N8N_VERSION}` });
-/**
- * `-- --only=<name>` runs one scenario after the set-up: bulk, new, forged, restart, paced, overlapping,
- * binary, limit or faults. The fault scenario comes last: what it leaves behind (restarted databases, n8n's
- * failed jobs) is not the other scenarios' subject.
- */
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const scenario = (name, title, run) => (only && only !== name ? undefined : step(title, run));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The contract's retry schedule (docs/api-contract.md §10); scenarios with `retryNow` hold the first retry. */
