@@ -127,7 +127,11 @@ function ourWorkflows() {
 	return [
 		chain(OURS.create, 'Soak: Webhook -> Lead › Create', [
 			webhookNode(OURS.create, HOOK_PATHS.create),
-			ours('Create Lead', { resource: 'lead', operation: 'create', email: '={{ $json.body.email }}' }),
+			ours('Create Lead', {
+				resource: 'lead',
+				operation: 'create',
+				email: '={{ $json.body.email }}',
+			}),
 		]),
 		chain(OURS.upsert, 'Soak: Webhook -> Lead › Create or Update', [
 			webhookNode(OURS.upsert, HOOK_PATHS.upsert),
@@ -232,7 +236,7 @@ function anchorWorkflows(target) {
 				'PATCH lead',
 				target,
 				'PATCH',
-				"=/v1/leads/{{ $json.data[0].id }}",
+				'=/v1/leads/{{ $json.data[0].id }}',
 				json("={{ JSON.stringify({ status: $('Webhook').item.json.body.status }) }}"),
 			),
 		]),
@@ -363,6 +367,9 @@ function percentile(values, p) {
 }
 
 const median = (values) => percentile(values, 50);
+/** An answer time for the figures; an answer that never came (or was not 2xx) counts as unanswered. */
+const ms = (value) =>
+	Number.isFinite(value) ? `${value.toFixed(0)} ms` : Number.isNaN(value) ? '-' : 'unanswered';
 
 // ---------------------------------------------------------------------------------------------
 // load
@@ -519,7 +526,10 @@ export async function figureSoak({ log, row }) {
 	};
 	try {
 		log(
-			`S. Soak: ${MINUTES} min (warm-up ${WARMUP_MINUTES} min), ${RATE} webhook calls/s to each n8n, imports of ${IMPORT_ROWS} rows (${IMPORTS_PER_THIRD} a third), n8n ${N8N_VERSION}, ${cores} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; samples in ${samplesFile}`,
+			`S. Soak: ${MINUTES} min (warm-up ${WARMUP_MINUTES} min), ${RATE} webhook calls/s to each n8n, imports of ${IMPORT_ROWS} rows (${IMPORTS_PER_THIRD} a third), n8n ${N8N_VERSION}, ${cores} cores, load ${os
+				.loadavg()
+				.map((l) => l.toFixed(1))
+				.join(' ')}; samples in ${samplesFile}`,
 		);
 		// Both n8n set up side by side: the user folders, workflows published, then started.
 		const setUp = async (side) => {
@@ -599,8 +609,11 @@ export async function figureSoak({ log, row }) {
 		const warmEnd = origin + WARMUP_MINUTES * 60_000;
 		const loadEnd = origin + MINUTES * 60_000;
 		const third = (loadEnd - warmEnd) / 3;
-		const thirdOf = (at) => (at < warmEnd ? -1 : Math.min(2, Math.floor((at - warmEnd) / third)));
-		const phase = (at) => (at < warmEnd ? 'warm-up' : `third ${thirdOf(at) + 1}`);
+		/** The third after warm-up `at` falls in (0 to 2), -1 outside the load after warm-up. */
+		const thirdOf = (at) =>
+			at < warmEnd || at >= loadEnd ? -1 : Math.min(2, Math.floor((at - warmEnd) / third));
+		const phase = (at) =>
+			at < warmEnd ? 'warm-up' : at >= loadEnd ? 'drain' : `third ${thirdOf(at) + 1}`;
 		// Imports evenly spread over each third, each Get Many half-way to the next import.
 		const importEvery = third / IMPORTS_PER_THIRD;
 		const imports = [];
@@ -663,22 +676,23 @@ export async function figureSoak({ log, row }) {
 			await sleep(2000);
 		}
 		await control('POST', '/_sandbox/deliveries/retry-now');
-		const pollsBefore = (await control('GET', '/_sandbox/requests')).filter(
-			(r) => r.path === '/v1/events' && r.key_role === 'full' && r.status === 200,
-		).length;
-		const pollsSince = async () =>
-			(await control('GET', '/_sandbox/requests')).filter(
-				(r) => r.path === '/v1/events' && r.key_role === 'full' && r.status === 200,
-			).length - pollsBefore;
-		// Two polls after the drain (the first may have started before the last events), then its execution.
-		const pollDrainDeadline = Date.now() + 4 * 60_000;
-		while ((await pollsSince()) < 2 && Date.now() < pollDrainDeadline) await sleep(2000);
+		// A poll that started after every event was recorded reads them all; then its execution ends.
+		const drainedAt = Date.now();
+		const polledSince = async () =>
+			(await control('GET', '/_sandbox/requests')).some(
+				(r) =>
+					r.path === '/v1/events' &&
+					r.key_role === 'full' &&
+					r.status === 200 &&
+					new Date(r.at).getTime() > drainedAt,
+			);
+		const pollDrainDeadline = Date.now() + 3 * 60_000;
+		while (!(await polledSince()) && Date.now() < pollDrainDeadline) await sleep(2000);
 		for (;;) {
+			await sleep(5000);
 			const [o, a] = await Promise.all([unfinished(folders.ours), unfinished(folders.anchor)]);
 			if ((o === 0 && a === 0) || Date.now() - drainStarted > 12 * 60_000) break;
-			await sleep(2000);
 		}
-		await sleep(5000);
 		sampling = false;
 		await sampler;
 		const drained = {
@@ -706,6 +720,12 @@ export async function figureSoak({ log, row }) {
 		for (const side of ['ours', 'anchor']) {
 			const under = lastUnderLoad.filter((s) => s.at < loadEnd && s[side].rssMb !== undefined);
 			const rssSlope = slope(under.map((s) => ({ x: s.at / mb10, y: s[side].rssMb })));
+			// n8n's main process alone (its own metric), without the task runner.
+			const mainSlope = slope(
+				under
+					.filter((s) => s[side].processRssMb)
+					.map((s) => ({ x: s.at / mb10, y: s[side].processRssMb })),
+			);
 			const heapSlope = slope(
 				under.filter((s) => s[side].heapMb).map((s) => ({ x: s.at / mb10, y: s[side].heapMb })),
 			);
@@ -715,6 +735,7 @@ export async function figureSoak({ log, row }) {
 			sideFigures[side] = {
 				rssSlope,
 				heapSlope,
+				mainSlope,
 				rssStart: pick(first, 'rssMb'),
 				rssEnd: pick(last, 'rssMb'),
 				timersStart: pick(first, 'timers'),
@@ -746,16 +767,13 @@ export async function figureSoak({ log, row }) {
 				.map((type) => `${type} ${f.resourcesStart[type] ?? 0} -> ${f.resourcesEnd[type] ?? 0}`)
 				.join(', ');
 			log(
-				`  S ${side}: RSS ${f.rssStart.toFixed(0)} -> ${f.rssEnd.toFixed(0)} MB, slope ${f.rssSlope.toFixed(2)} MB/10 min (heap ${f.heapSlope.toFixed(2)}); timers ${f.timersStart} -> ${f.timersEnd} (thirds ${f.thirds.map((t) => t.timers).join(', ')}; drained ${drained[side].timers}); handles ${f.handlesStart} -> ${f.handlesEnd} (thirds ${f.thirds.map((t) => t.handles).join(', ')}; drained ${drained[side].handles}); drained RSS ${drained[side].rssMb?.toFixed(0)} MB, heap ${drained[side].heapMb?.toFixed(0)} MB; event-loop lag p99 ${f.lagStart.toFixed(0)} -> ${f.lagEnd.toFixed(0)} ms; active resources at start -> end: ${grew}; drained: ${JSON.stringify(drained[side].resources)}`,
+				`  S ${side}: RSS ${f.rssStart.toFixed(0)} -> ${f.rssEnd.toFixed(0)} MB, slope ${f.rssSlope.toFixed(2)} MB/10 min (main process ${f.mainSlope.toFixed(2)}, heap used ${f.heapSlope.toFixed(2)}); timers ${f.timersStart} -> ${f.timersEnd} (thirds ${f.thirds.map((t) => t.timers).join(', ')}; drained ${drained[side].timers}); handles ${f.handlesStart} -> ${f.handlesEnd} (thirds ${f.thirds.map((t) => t.handles).join(', ')}; drained ${drained[side].handles}); drained RSS ${drained[side].rssMb?.toFixed(0)} MB, heap ${drained[side].heapMb?.toFixed(0)} MB; event-loop lag p99 ${f.lagStart.toFixed(0)} -> ${f.lagEnd.toFixed(0)} ms; active resources at start -> end: ${grew}; drained: ${JSON.stringify(drained[side].resources)}`,
 			);
 		}
 
 		// Executions by workflow and status.
 		const names = {};
-		for (const w of [
-			...ourWorkflows(),
-			...anchorWorkflows({ sandboxUrl: sandbox.url, key: 'x' }),
-		])
+		for (const w of [...ourWorkflows(), ...anchorWorkflows({ sandboxUrl: sandbox.url, key: 'x' })])
 			names[w.id] = w.name;
 		const byStatus = {
 			ours: await executionsByStatus(folders.ours),
@@ -775,6 +793,11 @@ export async function figureSoak({ log, row }) {
 		const ourDeliveries = deliveries.filter((d) => d.endpoint_id === endpoint.id);
 		const events = new Set(ourDeliveries.map((d) => d.event_id));
 		const failedAttempts = ourDeliveries.filter((d) => !d.ok).length;
+		const whyFailed = {};
+		for (const d of ourDeliveries.filter((attempt) => !attempt.ok)) {
+			const why = `${d.status_code ?? d.error ?? 'none'}${d.duration_ms >= 5000 ? ' late' : ''}`;
+			whyFailed[why] = (whyFailed[why] ?? 0) + 1;
+		}
 		const neverAcknowledged = [...events].filter(
 			(id) => !ourDeliveries.some((d) => d.event_id === id && d.ok),
 		).length;
@@ -784,7 +807,7 @@ export async function figureSoak({ log, row }) {
 		);
 		const poll = lostAndTwice(events, await emittedEvents(folders.ours, OURS.poll, POLL_NODE));
 		log(
-			`  S triggers: ${events.size} events of the account; webhook trigger: ${ourDeliveries.length} attempts, ${failedAttempts} failed, ${neverAcknowledged} events never acknowledged, lost ${hook.lost}, twice ${hook.twice}; poll trigger: lost ${poll.lost}, twice ${poll.twice}${hook.unknown + poll.unknown ? ` (emitted but not delivered: ${hook.unknown}, ${poll.unknown})` : ''}; the trigger's static data ${(Buffer.byteLength(typeof staticData === 'string' ? staticData : JSON.stringify(staticData ?? null)) / 1024).toFixed(1)} KB`,
+			`  S triggers: ${events.size} events of the account; webhook trigger: ${ourDeliveries.length} attempts, ${failedAttempts} failed ${JSON.stringify(whyFailed)}, ${neverAcknowledged} events never acknowledged, lost ${hook.lost}, twice ${hook.twice}; poll trigger: lost ${poll.lost}, twice ${poll.twice}${hook.unknown + poll.unknown ? ` (emitted but not delivered: ${hook.unknown}, ${poll.unknown})` : ''}; the trigger's static data ${(Buffer.byteLength(typeof staticData === 'string' ? staticData : JSON.stringify(staticData ?? null)) / 1024).toFixed(1)} KB`,
 		);
 
 		// 429s and calls per key.
@@ -807,20 +830,37 @@ export async function figureSoak({ log, row }) {
 		const anchorDeliveries = deliveries.filter((d) => d.endpoint_id === anchorEndpoint.id);
 		const deliveryAt = (d) => new Date(d.at).getTime();
 		const timeSeries = {
-			'ours Webhook calls': sides[0].answers.map((a) => ({ at: a.at, ms: a.status === 200 ? a.ms : Infinity })),
-			'anchor Webhook calls': sides[1].answers.map((a) => ({ at: a.at, ms: a.status === 200 ? a.ms : Infinity })),
-			'ours trigger deliveries': ourDeliveries.map((d) => ({ at: deliveryAt(d), ms: d.ok ? d.duration_ms : Infinity })),
-			'anchor Webhook node deliveries': anchorDeliveries.map((d) => ({ at: deliveryAt(d), ms: d.ok ? d.duration_ms : Infinity })),
+			'ours Webhook calls': sides[0].answers.map((a) => ({
+				at: a.at,
+				ms: a.status === 200 ? a.ms : Infinity,
+			})),
+			'anchor Webhook calls': sides[1].answers.map((a) => ({
+				at: a.at,
+				ms: a.status === 200 ? a.ms : Infinity,
+			})),
+			'ours trigger deliveries': ourDeliveries.map((d) => ({
+				at: deliveryAt(d),
+				ms: d.ok ? d.duration_ms : Infinity,
+			})),
+			'anchor Webhook node deliveries': anchorDeliveries.map((d) => ({
+				at: deliveryAt(d),
+				ms: d.ok ? d.duration_ms : Infinity,
+			})),
 		};
 		const perThird = {};
 		for (const [what, series] of Object.entries(timeSeries)) {
 			perThird[what] = [0, 1, 2].map((t) => {
-				const ms = series.filter((s) => thirdOf(s.at) === t).map((s) => s.ms);
-				return { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) };
+				const times = series.filter((s) => thirdOf(s.at) === t).map((s) => s.ms);
+				return {
+					n: times.length,
+					failed: times.filter((v) => !Number.isFinite(v)).length,
+					p50: percentile(times, 50),
+					p99: percentile(times, 99),
+				};
 			});
 			const notOk = series.filter((s) => !Number.isFinite(s.ms)).length;
 			log(
-				`  S ${what}: ${perThird[what].map((t, k) => `third ${k + 1} p50 ${t.p50?.toFixed(0)} ms, p99 ${t.p99?.toFixed(0)} ms (${t.n})`).join('; ')}; ${notOk} of ${series.length} not answered 2xx`,
+				`  S ${what}: ${perThird[what].map((t, k) => `third ${k + 1} p50 ${ms(t.p50)}, p99 ${ms(t.p99)} (${t.n}, ${t.failed} not 2xx)`).join('; ')}; ${notOk} of ${series.length} not answered 2xx`,
 			);
 		}
 
@@ -864,9 +904,9 @@ export async function figureSoak({ log, row }) {
 			const [first, , last] = perThird[what];
 			row(
 				`S ${what}: p99 last third / first${short}`,
-				`${(last.p99 / first.p99).toFixed(2)} (${first.p99.toFixed(0)} -> ${last.p99.toFixed(0)} ms; p50 ${first.p50.toFixed(0)} -> ${last.p50.toFixed(0)})`,
+				`${Number.isFinite(last.p99 / first.p99) ? (last.p99 / first.p99).toFixed(2) : '-'} (${ms(first.p99)} -> ${ms(last.p99)}; p50 ${ms(first.p50)} -> ${ms(last.p50)}; not 2xx ${first.failed} -> ${last.failed})`,
 				'≤ 1.2',
-				last.p99 <= 1.2 * first.p99,
+				Number.isFinite(last.p99) && last.p99 <= 1.2 * first.p99,
 			);
 		}
 		row(
