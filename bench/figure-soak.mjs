@@ -629,6 +629,11 @@ export async function figureSoak({ log, row }) {
 				if (!sampling) break;
 				const at = Date.now();
 				const [o, a] = await Promise.all([sample(oursN8n), sample(anchorN8n)]);
+				// Executions not ended yet: a backlog (n8n behind its load) shows here before anywhere else.
+				[o.unfinished, a.unfinished] = await Promise.all([
+					unfinished(folders.ours).catch(() => undefined),
+					unfinished(folders.anchor).catch(() => undefined),
+				]);
 				const entry = {
 					at,
 					minute: (at - origin) / 60_000,
@@ -640,7 +645,7 @@ export async function figureSoak({ log, row }) {
 				samples.push(entry);
 				samplesOut.write(`${JSON.stringify(entry)}\n`);
 				log(
-					`  S ${entry.minute.toFixed(1)} min (${entry.phase}): ours RSS ${o.rssMb?.toFixed(0)} MB, heap ${o.heapMb?.toFixed(0)}, timers ${o.timers}, handles ${o.handles}, lag p99 ${o.lagP99Ms?.toFixed(0)} ms | anchor RSS ${a.rssMb?.toFixed(0)}, heap ${a.heapMb?.toFixed(0)}, timers ${a.timers}, handles ${a.handles} | load ${entry.load.join(' ')}${o.error ? ` | ours: ${o.error}` : ''}`,
+					`  S ${entry.minute.toFixed(1)} min (${entry.phase}): ours RSS ${o.rssMb?.toFixed(0)} MB, heap ${o.heapMb?.toFixed(0)}, timers ${o.timers}, handles ${o.handles}, lag p99 ${o.lagP99Ms?.toFixed(0)} ms, ${o.unfinished} executions unfinished | anchor RSS ${a.rssMb?.toFixed(0)}, heap ${a.heapMb?.toFixed(0)}, timers ${a.timers}, handles ${a.handles}, ${a.unfinished} unfinished | load ${entry.load.join(' ')}${o.error ? ` | ours: ${o.error}` : ''}`,
 				);
 			}
 		})();
