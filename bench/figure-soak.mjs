@@ -526,7 +526,7 @@ export async function figureSoak({ log, row }) {
 	};
 	try {
 		log(
-			`S. Soak: ${MINUTES} min (warm-up ${WARMUP_MINUTES} min), ${RATE} webhook calls/s to each n8n, imports of ${IMPORT_ROWS} rows (${IMPORTS_PER_THIRD} a third), n8n ${N8N_VERSION}, ${cores} cores, load ${os
+			`S. Soak: ${MINUTES} min (warm-up ${WARMUP_MINUTES.toFixed(1)} min), ${RATE} webhook calls/s to each n8n, imports of ${IMPORT_ROWS} rows (${IMPORTS_PER_THIRD} a third), n8n ${N8N_VERSION}, ${cores} cores, load ${os
 				.loadavg()
 				.map((l) => l.toFixed(1))
 				.join(' ')}; samples in ${samplesFile}`,
@@ -764,7 +764,7 @@ export async function figureSoak({ log, row }) {
 		const load = samples.map((s) => s.load[0]);
 		log('');
 		log(
-			`S. Soak of ${MINUTES} min on n8n ${N8N_VERSION} (warm-up ${WARMUP_MINUTES} min, thirds of ${(third / 60_000).toFixed(1)} min), ${RATE} calls/s to each n8n, ${3 * IMPORTS_PER_THIRD} imports of ${IMPORT_ROWS} rows, ${cores} cores; load (1-min average) min ${Math.min(...load).toFixed(1)}, median ${median(load).toFixed(1)}, max ${Math.max(...load).toFixed(1)}; drained in ${drainSeconds.toFixed(0)} s`,
+			`S. Soak of ${MINUTES} min on n8n ${N8N_VERSION} (warm-up ${WARMUP_MINUTES.toFixed(1)} min, thirds of ${(third / 60_000).toFixed(1)} min), ${RATE} calls/s to each n8n, ${3 * IMPORTS_PER_THIRD} imports of ${IMPORT_ROWS} rows, ${cores} cores; load (1-min average) min ${Math.min(...load).toFixed(1)}, median ${median(load).toFixed(1)}, max ${Math.max(...load).toFixed(1)}; drained in ${drainSeconds.toFixed(0)} s`,
 		);
 		for (const side of ['ours', 'anchor']) {
 			const f = sideFigures[side];
