@@ -1,7 +1,7 @@
 // `npm run bench`: the figures of docs/performance.md, measured in one run against the
 // sandbox (in this process) and a real n8n (the one the e2e check installs). Each figure is a ratio of
 // runs made in this run, rounds alternating the order of the variants. Prints the core count.
-//   BENCH_ROUNDS=2 (rounds of A's raw loop; C and D run at least 5)   BENCH_ONLY=A,B,C,D,E,F,G,H,I,P or -- --only=G (a subset; E, F, G, H, I, P: see bench/figure-e.mjs, figure-f.mjs, figure-g.mjs, figure-h.mjs, figure-i.mjs, figure-paces.mjs)
+//   BENCH_ROUNDS=2 (rounds of A's raw loop; C and D run at least 5)   BENCH_ONLY=A,B,C,D,E,F,G,H,I,P,S or -- --only=G (a subset; E, F, G, H, I, P, S: see bench/figure-e.mjs, figure-f.mjs, figure-g.mjs, figure-h.mjs, figure-i.mjs, figure-paces.mjs, figure-soak.mjs)
 //   BENCH_A_ROUNDS=3, BENCH_LATENCIES=0,25 (of A: node and HTTP Request rounds, added sandbox latencies)
 //   BENCH_PROFILE=<dir>: n8n is profiled; one profile per timed run of A (<dir>/A-<latency>-<variant>-round<n>.cpuprofile),
 //   the rest in <dir>/end.cpuprofile (summarise with bench/profile-summary.mjs)
@@ -21,6 +21,7 @@ import { figureG, withSyncChain } from './figure-g.mjs';
 import { figureH } from './figure-h.mjs';
 import { figurePaces } from './figure-paces.mjs';
 import { figureI } from './figure-i.mjs';
+import { figureSoak } from './figure-soak.mjs';
 import { cpuMs, idle } from './idle.mjs';
 import { benchWorkflow, CREDENTIAL, WORKFLOW_ID } from './workflow.mjs';
 import { ensureNode24 } from '../scripts/node24.mjs';
@@ -33,7 +34,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const MIN_ROUNDS = 5;
 const onlyArgument = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const ONLY = new Set(
-	(onlyArgument ?? process.env.BENCH_ONLY ?? 'A,B,C,D,E,F,G,H,I,P').toUpperCase().split(','),
+	(onlyArgument ?? process.env.BENCH_ONLY ?? 'A,B,C,D,E,F,G,H,I,P,S').toUpperCase().split(','),
 );
 const log = (...parts) => console.log(...parts);
 
@@ -101,6 +102,7 @@ async function main() {
 	if (ONLY.has('H')) await figureH({ log, row });
 	if (ONLY.has('P')) await figurePaces({ log, row });
 	if (ONLY.has('I')) await figureI({ log, row });
+	if (ONLY.has('S')) await figureSoak({ log, row });
 	log('');
 	log(`| figure | measured | target | | note |`);
 	log(`|---|---|---|---|---|`);
