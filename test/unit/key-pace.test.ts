@@ -165,6 +165,22 @@ test('an answer without rate-limit headers (a proxy 502) keeps the key paced; a 
 	expect(waiting.filter((request) => request.turn !== undefined)).toHaveLength(10);
 });
 
+test("a 429 without rate-limit headers (a proxy's, before the service's limiter) costs its Retry-After, not the window", async () => {
+	const pace = new KeyPace();
+	const first = await pace.take({});
+	const second = await pace.take({});
+	pace.answered(first, 201, limited(19, clock.resetIn(50_000)));
+	// The transport pauses the key for the 429's Retry-After, then reports the answer.
+	pace.pauseFor(1_000);
+	pace.answered(second, 429, { 'retry-after': '1' });
+	const waiting = Array.from({ length: 5 }, () => watch(pace.take({})));
+	await clock.advance(500);
+	expect(waiting.filter((request) => request.turn !== undefined)).toHaveLength(0);
+
+	await clock.advance(500 + SLACK_MS);
+	expect(waiting.filter((request) => request.turn !== undefined)).toHaveLength(5);
+});
+
 test(`a probe that hangs holds the key at most PROBE_HOLD_MS (${PROBE_HOLD_MS} ms)`, async () => {
 	const pace = await spentKey(100);
 	const probe = await pace.take({});

@@ -245,8 +245,10 @@ export class KeyPace {
 			let later = 0;
 			for (const at of this.inFlight.values()) if (at >= latest.sentAt) later++;
 			this.tokens = Math.floor(latest.remaining * this.share(now)) - later;
+			// A 429 with the headers is the service's limiter: nothing is left until its window frees. One
+			// without them came from before the limiter (a proxy's), so its Retry-After pause is all it costs.
+			if (status === 429) this.tokens = Math.min(this.tokens, 0);
 		}
-		if (status === 429 && this.limit > 0) this.tokens = Math.min(this.tokens, 0);
 	}
 
 	/**
