@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 
 import { CREDENTIALS } from './examples.mjs';
-import { n8nRequire, runN8nOk } from './n8n.mjs';
+import { n8nRequire } from './n8n.mjs';
 
 const { Client } = n8nRequire('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = n8nRequire(
@@ -270,12 +270,9 @@ async function badInput(stack, n8n) {
 /** The check as scripts/e2e/check.mjs runs it. */
 export default {
 	prepare: () => ({ workflows: [mcpWorkflow()] }),
-	async beforeStart({ stack, step }) {
+	async publish({ step, publish }) {
 		await step('MCP Server Trigger + Content Marketing tools: publish', async () => {
-			await runN8nOk(['publish:workflow', `--id=${MCP_WORKFLOW_ID}`], {
-				userFolder: stack.userFolder,
-				env: stack.n8nEnv,
-			});
+			await publish(MCP_WORKFLOW_ID);
 			return { detail: MCP_WORKFLOW_ID };
 		});
 	},

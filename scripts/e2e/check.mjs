@@ -10,14 +10,15 @@
 // and the failed step, on any failure.
 //
 // A check is a module whose default export may have `prepare(ctx)` (sandbox and SMTP sink up: returns
-// `{ credentials, workflows }` to import with the examples'), `manually(ctx)` (one `n8n start` before
-// anything is published: ctx.runWorkflow(id) runs a workflow from its Manual Trigger there, as the
-// editor's "Execute workflow" does; n8n.mjs runManually), `beforeStart(ctx)` (that n8n stopped:
-// publish) and `whileRunning(ctx)` (the published workflows live in a second `n8n start`: ctx.n8n),
-// each running its own `ctx.step(title, fn)`s; ctx = { stack, step, n8n, runWorkflow }. Hooks run in
-// the order of CHECKS. The manual runs share one n8n, which boots once for all of them (an `n8n
-// execute` boots n8n for each run), and run while no trigger is active: the leads they create start no
-// execution of a published workflow, which the live checks count.
+// `{ credentials, workflows }` to import with the examples'), `manually(ctx)` (nothing published yet:
+// ctx.runWorkflow(id) runs a workflow from its Manual Trigger, as the editor's "Execute workflow" does;
+// n8n.mjs runManually), `publish(ctx)` (ctx.publish(id) publishes a workflow as the editor's Publish
+// button does, n8n running; n8n.mjs publishRunning) and `whileRunning(ctx)` (the published workflows
+// live: ctx.n8n), each running its own `ctx.step(title, fn)`s; ctx = { stack, step, n8n, runWorkflow,
+// publish }. Hooks run in the order of CHECKS, all in one `n8n start`. The manual runs come while no
+// trigger is active: the leads they create start no execution of a published workflow, which the live
+// checks count. Activation at n8n's start is the poll trigger check's restart here, and the fault and
+// queue checks' start (docs/checks.md).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +26,7 @@ import { ensureChromium } from './check-editor.mjs';
 import { checkExampleParameters } from './check-parameters.mjs';
 import { startServer } from './check-trigger.mjs';
 import { N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
-import { runManually } from './n8n.mjs';
+import { publishRunning, runManually } from './n8n.mjs';
 import { ensureNode24 } from '../node24.mjs';
 import { createProgress } from './progress.mjs';
 import { chosenVersions, runEveryRelease } from './releases.mjs';
@@ -88,17 +89,14 @@ async function checkOneRelease() {
 				return more;
 			},
 		});
-		if (checks.some((check) => check.manually)) {
-			const manual = await step('n8n start, nothing published: the Manual-Trigger runs', () =>
-				startServer(stack),
-			);
-			ctx.runWorkflow = (id) => runManually(manual, stack.userFolder, id);
-			for (const check of checks) await check.manually?.(ctx);
-			ctx.runWorkflow = undefined;
-			await step('stop that n8n', () => manual.stop());
-		}
-		for (const check of checks) await check.beforeStart?.(ctx);
-		ctx.n8n = await step('n8n start', () => startServer(stack));
+		const n8n = await step('n8n start, nothing published', () => startServer(stack));
+		ctx.runWorkflow = (id) => runManually(n8n, stack.userFolder, id);
+		for (const check of checks) await check.manually?.(ctx);
+		ctx.runWorkflow = undefined;
+		ctx.n8n = n8n;
+		ctx.publish = (id) => publishRunning(n8n, id);
+		for (const check of checks) await check.publish?.(ctx);
+		ctx.publish = undefined;
 		for (const check of checks) await check.whileRunning?.(ctx);
 	} catch (error) {
 		failure = error;

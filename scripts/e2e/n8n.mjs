@@ -627,6 +627,19 @@ export async function answersReady(baseUrl) {
 }
 
 /**
+ * Whether n8n serves a POST webhook at `url`: a GET there answers "not registered for GET requests" once
+ * the route is live, and "is not registered" before (n8n's WebhookNotFoundError, 2.8 and 2.41 alike).
+ */
+export async function postWebhookServed(url) {
+	try {
+		const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+		return res.status !== 404 || /not registered for GET/.test(await res.text());
+	} catch {
+		return false;
+	}
+}
+
+/**
  * Polls until at least `count` finished executions of the workflow exist, then waits `settleMs`
  * and returns the list (so the caller can assert "exactly count").
  */
@@ -717,17 +730,7 @@ const ENDED = new Set(['success', 'error', 'crashed', 'canceled']);
  * IRunExecutionData, the shape `n8n execute --rawOutput` prints under `data`, so nodeOutput() reads both.
  */
 export async function runManually(n8n, userFolder, id, { timeoutMs = 180_000 } = {}) {
-	n8n.ownerCookie ??= await ownerCookie(n8n.baseUrl);
-	const rest = async (method, urlPath, body) => {
-		const res = await fetch(`${n8n.baseUrl}${urlPath}`, {
-			method,
-			headers: { cookie: n8n.ownerCookie, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${text.slice(0, 500)}`);
-		return JSON.parse(text).data;
-	};
+	const rest = (method, urlPath, body) => ownerRest(n8n, method, urlPath, body);
 	const workflowData = await rest('GET', `/rest/workflows/${id}`);
 	const trigger = workflowData.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	if (!trigger) throw new Error(`workflow ${id} has no Manual Trigger`);
@@ -756,6 +759,31 @@ export async function runManually(n8n, userFolder, id, { timeoutMs = 180_000 } =
 			);
 		await new Promise((r) => setTimeout(r, 250));
 	}
+}
+
+/** One call of the editor's REST API as the owner (logged in once per n8n); resolves to its `data`. */
+async function ownerRest(n8n, method, urlPath, body) {
+	n8n.ownerCookie ??= await ownerCookie(n8n.baseUrl);
+	const res = await fetch(`${n8n.baseUrl}${urlPath}`, {
+		method,
+		headers: { cookie: n8n.ownerCookie, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${text.slice(0, 500)}`);
+	return JSON.parse(text).data;
+}
+
+/**
+ * Publishes workflow `id` in a running n8n as the editor's Publish button does (its current version):
+ * n8n activates it at once, its triggers registering what they register, with no restart.
+ */
+export async function publishRunning(n8n, id) {
+	const { versionId } = await ownerRest(n8n, 'GET', `/rest/workflows/${id}`);
+	const published = await ownerRest(n8n, 'POST', `/rest/workflows/${id}/activate`, { versionId });
+	if (!published?.active)
+		throw new Error(`n8n did not publish ${id}: ${JSON.stringify(published)}`);
+	return published;
 }
 
 /** A public-API key for the owner (header X-N8N-API-KEY on /api/v1/...). */
