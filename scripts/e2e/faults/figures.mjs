@@ -47,6 +47,29 @@ export function eventIdsIn(text) {
 }
 
 /**
+ * The service's deliveries of `events` lead.created events to each of `endpointIds` so far (`log`), and
+ * those it still owes: events with no attempt yet (`unlogged`) or not acknowledged with attempts left
+ * (`waiting`); `pending` counts both.
+ */
+export async function deliveriesOutstanding(sandbox, endpointIds, events) {
+	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
+	const log = (await sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
+		(d) => endpointIds.includes(d.endpoint_id) && d.type === 'lead.created',
+	);
+	const open = new Map();
+	for (const d of log) {
+		const key = `${d.endpoint_id} ${d.event_id}`;
+		const state = open.get(key) ?? { ok: false, attempts: 0 };
+		state.ok ||= d.ok;
+		state.attempts = Math.max(state.attempts, d.attempt);
+		open.set(key, state);
+	}
+	const waiting = [...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt);
+	const unlogged = endpointIds.length * events - open.size;
+	return { log, waiting, unlogged, pending: waiting.length + unlogged };
+}
+
+/**
  * Waits until the service stopped delivering `events` events to each endpoint: every one logged, and
  * either acknowledged or out of attempts. With `receiverUp`, once every open event waits for an attempt
  * after a long gap and the receiver answers ready, the sandbox runs those attempts early, 20 a second:
@@ -59,23 +82,13 @@ export async function waitForServiceDone(
 	events,
 	{ timeoutMs = 360_000, receiverUp } = {},
 ) {
-	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const log = (await sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
-			(d) => endpointIds.includes(d.endpoint_id) && d.type === 'lead.created',
+		const { log, waiting, unlogged, pending } = await deliveriesOutstanding(
+			sandbox,
+			endpointIds,
+			events,
 		);
-		const open = new Map();
-		for (const d of log) {
-			const key = `${d.endpoint_id} ${d.event_id}`;
-			const state = open.get(key) ?? { ok: false, attempts: 0 };
-			state.ok ||= d.ok;
-			state.attempts = Math.max(state.attempts, d.attempt);
-			open.set(key, state);
-		}
-		const waiting = [...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt);
-		const unlogged = endpointIds.length * events - open.size;
-		const pending = waiting.length + unlogged;
 		if (pending === 0) return log;
 		if (Date.now() > deadline)
 			throw new Error(`the service still retries ${pending} events after ${timeoutMs / 1000} s`);

@@ -813,47 +813,59 @@ try {
 			await sandbox.client.control('DELETE', '/_sandbox/deliveries');
 			const t0 = Date.now();
 			const at = (s) => sleep(Math.max(0, t0 + s * 1000 - Date.now()));
+			// Each fault as it struck (seconds into the stream): the stream goes on until the last did.
+			const done = [];
+			const when = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 			const faults = (async () => {
-				const done = [];
 				await at(FAULT_STREAM.killAt);
 				await webhooks[0].kill();
+				const killedAt = when();
 				await webhooks[0].start();
-				done.push(`webhook-1 killed at ${FAULT_STREAM.killAt} s`);
+				done.push(`webhook-1 killed at ${killedAt} (planned ${FAULT_STREAM.killAt} s)`);
 				await at(FAULT_STREAM.postgresAt);
 				await postgres.restart();
-				done.push(`PostgreSQL restarted at ${FAULT_STREAM.postgresAt} s`);
+				done.push(`PostgreSQL restarted at ${when()} (planned ${FAULT_STREAM.postgresAt} s)`);
 				await at(FAULT_STREAM.redisAt);
 				await redis.restart();
-				done.push(`Redis restarted at ${FAULT_STREAM.redisAt} s`);
+				done.push(`Redis restarted at ${when()} (planned ${FAULT_STREAM.redisAt} s)`);
 				await at(FAULT_STREAM.stallAt);
+				const stalledAt = when();
 				await postgres.stallWrites(FAULT_STREAM.stallSeconds * 1000);
 				done.push(
-					`PostgreSQL's writes stalled ${FAULT_STREAM.stallSeconds} s at ${FAULT_STREAM.stallAt} s`,
+					`PostgreSQL's writes stalled ${FAULT_STREAM.stallSeconds} s at ${stalledAt} (planned ${FAULT_STREAM.stallAt} s)`,
 				);
-				return done;
 			})();
+			let faultsEnded = false;
+			let faultError;
+			const faultsRun = faults.then(
+				() => (faultsEnded = true),
+				(error) => (faultError = error),
+			);
+			// Events for FAULT_STREAM.seconds and, when a fault came late (a slow restart before it), on
+			// until the last fault ended: every fault strikes while events arrive, or the check fails.
 			const created = [];
-			for (let i = 0; i < FAULT_STREAM.rate * FAULT_STREAM.seconds; i++) {
+			const planned = FAULT_STREAM.rate * FAULT_STREAM.seconds;
+			for (let i = 0; faultError === undefined; i++) {
+				if (i >= planned && faultsEnded) break;
+				assert(
+					i < 3 * planned,
+					`the faults did not all strike within ${3 * FAULT_STREAM.seconds} s of events; struck: ${done.join(', ') || 'none'}`,
+				);
 				await at(i / FAULT_STREAM.rate);
 				created.push(
 					sandbox.client.api('POST', '/v1/leads', { email: `queue-fault-${run}-${i}@example.com` }),
 				);
 			}
-			await Promise.all(created);
-			const happened = await faults;
-			const log = await waitForServiceDone(
-				sandbox,
-				[endpoint.id, webhookNode.id],
-				FAULT_STREAM.rate * FAULT_STREAM.seconds,
-				{
-					receiverUp: async () =>
-						(
-							await Promise.all(
-								webhooks.map((proc) => answersReady(`http://127.0.0.1:${proc.port}`)),
-							)
-						).every(Boolean),
-				},
-			);
+			await Promise.all([...created, faultsRun]);
+			if (faultError) throw faultError;
+			const happened = done;
+			const streamEvents = created.length;
+			const log = await waitForServiceDone(sandbox, [endpoint.id, webhookNode.id], streamEvents, {
+				receiverUp: async () =>
+					(
+						await Promise.all(webhooks.map((proc) => answersReady(`http://127.0.0.1:${proc.port}`)))
+					).every(Boolean),
+			});
 			await waitForExecutionsSettled(() =>
 				postgres.query('SELECT id, status FROM execution_entity'),
 			);
@@ -924,7 +936,7 @@ try {
 				lost: trigger.lost,
 			});
 			assert(
-				trigger.events === FAULT_STREAM.rate * FAULT_STREAM.seconds,
+				trigger.events === streamEvents,
 				`${trigger.events} events reached the trigger's endpoint`,
 			);
 			assert(
