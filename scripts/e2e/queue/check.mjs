@@ -734,13 +734,13 @@ try {
 
 	await scenario(
 		'limit',
-		`a burst beyond the key's limit: ${KEY_BURST.executions} Lead › Create executions, 10 a second, at ${KEY_BURST.limit} requests a minute: none lost`,
+		`a burst beyond the key's limit: ${KEY_BURST.executions} Lead › Create executions, 10 a second, at ${KEY_BURST.limit} requests per ${KEY_BURST.windowSeconds} s: none lost`,
 		async () => {
-			const { executions: count, limit } = KEY_BURST;
+			const { executions: count, limit, windowSeconds } = KEY_BURST;
 			const known = new Set((await executions(WORKFLOW_IDS.keyBurst)).map((e) => e.id));
 			front.setTargets(webhooks);
 			await sandbox.client.control('PATCH', '/_sandbox/config', {
-				rate_limit: { requests: limit, window_seconds: 60 },
+				rate_limit: { requests: limit, window_seconds: windowSeconds },
 			});
 			await sandbox.client.control('DELETE', '/_sandbox/requests');
 			const t0 = Date.now();
@@ -754,7 +754,7 @@ try {
 					);
 				}
 				await Promise.all(posts);
-				// Each worker waits for the key's window (60 s) as its own pace says; 429s between them cost time.
+				// Each worker waits for the key's window as its own pace says; 429s between them cost time.
 				ended = await waitFor(
 					"the burst's executions to end",
 					async () => {
