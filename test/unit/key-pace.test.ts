@@ -104,7 +104,8 @@ async function spentKey(limit = 20): Promise<KeyPace> {
 }
 
 test('one timer per key: 200 requests waiting behind a probe, woken by every arrival and answer', async () => {
-	const pace = await spentKey();
+	// 200 answers so far: as many requests may be in flight at once.
+	const pace = await spentKey(200);
 	const who = {};
 	const probe = await pace.take(who);
 	const waiting: Array<ReturnType<typeof watch>> = [];
@@ -208,16 +209,22 @@ test('a wall clock stepped back an hour neither stalls the key nor moves a deadl
 	expect(hurried.error).toBeUndefined();
 });
 
-test('a pace that has heard nothing of its key sends one request and waits for its answer', async () => {
+test('a new pace sends one request, then at most one more in flight than it has had answers', async () => {
 	const pace = new KeyPace();
 	const first = await pace.take({});
-	const others = Array.from({ length: 5 }, () => watch(pace.take({})));
+	const others = Array.from({ length: 6 }, () => watch(pace.take({})));
+	const sent = () => others.filter((request) => request.turn !== undefined);
 	await clock.advance(SLACK_MS);
-	expect(others.filter((request) => request.turn !== undefined)).toHaveLength(0);
+	expect(sent()).toHaveLength(0);
 
 	pace.answered(first, 201, limited(19, clock.resetIn(60_000)));
 	await clock.advance(0);
-	expect(others.filter((request) => request.turn !== undefined)).toHaveLength(5);
+	expect(sent()).toHaveLength(2);
+	// Two answers more: four in flight.
+	for (const request of sent())
+		pace.answered(request.turn!, 201, limited(17, clock.resetIn(60_000)));
+	await clock.advance(0);
+	expect(sent()).toHaveLength(6);
 });
 
 test('a share spent while the window has room: the next turn looks again at once, not at the reset', async () => {
