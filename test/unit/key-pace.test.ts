@@ -169,12 +169,15 @@ test('an answer without rate-limit headers (a proxy 502) keeps the key paced; a 
 
 test("a 429 without rate-limit headers (a proxy's, before the service's limiter) costs its Retry-After, not the window", async () => {
 	const pace = new KeyPace();
-	const first = await pace.take({});
-	const second = await pace.take({});
-	pace.answered(first, 201, limited(19, clock.resetIn(50_000)));
+	// Five answers so far, this process alone on the key: as many requests may be in flight.
+	for (let index = 0; index < 5; index++) {
+		const turn = await pace.take({});
+		pace.answered(turn, 201, limited(19 - index, clock.resetIn(50_000)));
+	}
+	const refused = await pace.take({});
 	// The transport pauses the key for the 429's Retry-After, then reports the answer.
 	pace.pauseFor(1_000);
-	pace.answered(second, 429, { 'retry-after': '1' });
+	pace.answered(refused, 429, { 'retry-after': '1' });
 	const waiting = Array.from({ length: 5 }, () => watch(pace.take({})));
 	await clock.advance(500);
 	expect(waiting.filter((request) => request.turn !== undefined)).toHaveLength(0);
