@@ -61,3 +61,41 @@ describe('Lead: Create or Update, an import under faults', () => {
 		});
 	});
 });
+
+describe('Lead: Create or Update, items that wait for other items give their slot back', () => {
+	test('one new e-mail given by more items than the limit lets run at once: each waits for the one before, all end', async () => {
+		// The limit starts at 2 and grows with each quick answer: 8 items of one e-mail outnumber it, and
+		// the first waits for the read of the newest leads while the others wait for it.
+		const rows = [...Array.from({ length: 8 }, () => ({ email: 'many@import.example' }))];
+		const result = await bed.run(upsert({ status: 'qualified' }), {
+			input: items(...rows, { email: 'other@import.example' }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((lead) => lead.outcome)).toEqual([
+			'created',
+			...Array.from({ length: 7 }, () => 'unchanged'),
+			'created',
+		]);
+		expect((await bed.allLeads()).map((lead) => lead.email).sort()).toEqual([
+			'many@import.example',
+			'other@import.example',
+		]);
+	});
+
+	test('two executions at once with the same new e-mails in opposite orders both end, one lead each', async () => {
+		const emails = Array.from({ length: 60 }, (_, index) => `both${index}@import.example`);
+		const run = (order: string[]) =>
+			bed.run(upsert({ status: 'contacted' }), {
+				input: items(...order.map((email) => ({ email }))),
+			});
+		const results = await Promise.all([run(emails), run([...emails].reverse())]);
+		for (const result of results) expect(result.error).toBeUndefined();
+		const leads = await bed.allLeads();
+		expect(leads).toHaveLength(60);
+		expect(new Set(leads.map((lead) => lead.email)).size).toBe(60);
+		const created = results.flatMap((result) =>
+			jsonOf(result).filter((lead) => lead.outcome === 'created'),
+		);
+		expect(created).toHaveLength(60);
+	});
+});

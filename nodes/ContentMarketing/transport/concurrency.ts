@@ -44,10 +44,10 @@ export class AdaptiveLimit {
 	private limit = INITIAL_LIMIT;
 	private slowStartUntil = Number.POSITIVE_INFINITY;
 	private inFlight = 0;
-	/** Items that gave their slot back while a request they share is out (`idleWhile`): still counted by the cap. */
+	/** Items that gave their slot back while they wait for other items (`idleWhile`): still counted by the cap. */
 	private idle = 0;
 	private readonly waiters: Waiter[] = [];
-	/** Idle items whose shared request has its answer: they take the next slots, before any item starts. */
+	/** Idle items whose wait is over: they take the next slots, before any item starts. */
 	private readonly returning: Array<() => void> = [];
 	/** The signals this limit listens to: one abort listener each, however many requests wait. */
 	private readonly watched = new WeakSet<AbortSignal>();
@@ -112,16 +112,16 @@ export class AdaptiveLimit {
 	}
 
 	/**
-	 * Awaits `shared`, a request other items wait for too, with the caller's slot given back meanwhile, then
-	 * takes a slot again ahead of items not yet started. An item that sends nothing while it waits does not
-	 * narrow what the limit lets through, so how many items share one request follows the cap (Max Parallel
-	 * Requests), not the limit of the moment. Only for a caller that holds a slot (an item of the loop).
+	 * Awaits `waiting`, work of other items, with the caller's slot given back meanwhile, then takes a slot
+	 * again ahead of items not yet started. An item that sends nothing while it waits does not narrow what
+	 * the limit lets through: as many items share one read under faults as without, and an item that waits
+	 * for another item never holds the slot that one needs to go on. Only for a caller that holds a slot.
 	 */
-	async idleWhile<T>(shared: Promise<T>): Promise<T> {
+	async idleWhile<T>(waiting: Promise<T>): Promise<T> {
 		this.idle++;
 		this.release();
 		try {
-			return await shared;
+			return await waiting;
 		} finally {
 			await new Promise<void>((resolve) => {
 				this.returning.push(resolve);

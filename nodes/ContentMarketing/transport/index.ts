@@ -11,11 +11,12 @@ export type { ApiContext, ApiRequestOptions } from './request';
 export { CREDENTIAL_TYPE, normaliseBaseUrl } from './request';
 
 /**
- * Awaits `shared`, a request other items of the execution wait for too, with this item's slot among the
- * requests in flight given back meanwhile (concurrency.ts `idleWhile`). Only from inside an item of the loop.
+ * Awaits `waiting`, work of other items (a read they share, an earlier item, another execution's hold on
+ * an e-mail), with this item's slot among the requests in flight given back meanwhile (concurrency.ts
+ * `idleWhile`). Only from inside an item of the loop.
  */
-export async function awaitShared<T>(this: ApiContext, shared: Promise<T>): Promise<T> {
-	return await sessionOf(this).limit.idleWhile(shared);
+export async function awaitOtherItems<T>(context: ApiContext, waiting: Promise<T>): Promise<T> {
+	return await sessionOf(context).limit.idleWhile(waiting);
 }
 
 /** Page size used for Return All (docs/api-contract.md §4 maximum). */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiScanItems, awaitShared } from '../../transport';
+import { apiScanItems, awaitOtherItems } from '../../transport';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
 
 // Many items with e-mails can be looked up one e-mail at a time (one GET /v1/leads?q= each) or by one
@@ -174,7 +174,7 @@ export class EmailDirectory {
 		try {
 			// The item gives its slot back while it waits, so as many items share a read under faults (the
 			// limit of the moment low) as without: the reads stay few, each still begun after its items asked.
-			await awaitShared.call(this.context, this.freshRead(itemIndex));
+			await awaitOtherItems(this.context, this.freshRead(itemIndex));
 		} catch {
 			this.unmet.delete(key);
 			return false;
