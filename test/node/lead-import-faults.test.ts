@@ -2,7 +2,7 @@
 // import costs without them (docs/leads-import.md "What a sync costs"): the faults lower how many items run
 // at once, and the reads of the newest leads before each create must not multiply with that. Calls are
 // counted from the sandbox's request log; waits are virtual (see virtualSleep).
-import type { SandboxRequest } from '../support/sandbox-client';
+import type { JsonObject, SandboxRequest } from '../support/sandbox-client';
 import { items, jsonOf, NodeTestBed, upsert } from './node-test-bed';
 import { virtualSleepEachTest } from './virtual-sleep';
 
@@ -10,14 +10,14 @@ const bed = NodeTestBed.forFile({ clearFaultsEachTest: true });
 virtualSleepEachTest();
 
 /** The faults of figure G (bench/figure-g.mjs), on every request of the node. */
-const FAULTS = { rate_429: 0.01, rate_500: 0.05, drop_rate: 0.05, seed: 37 };
+const FAULTS: JsonObject = { rate_429: 0.01, rate_500: 0.05, drop_rate: 0.05, seed: 37 };
 const ROWS = 400;
 
 const isRead = (request: SandboxRequest) =>
 	request.method === 'GET' && request.path === '/v1/leads';
 
 /** Imports ROWS new e-mails into an empty account, with `faults` injected, and answers its calls and leads. */
-async function importNew(faults?: Record<string, unknown>) {
+async function importNew(faults?: JsonObject) {
 	await bed.reset();
 	if (faults !== undefined) await bed.setFaults(faults);
 	const rows = Array.from({ length: ROWS }, (_, index) => ({
