@@ -7,6 +7,7 @@
 // the first request to the last answer against the limit's minimum for the work, the core count.
 //   BENCH_P_LIMIT=120 (requests per 60 s)   BENCH_P_WORK=300 (creates in all)   BENCH_P_INFLIGHT=20 (per process)
 //   BENCH_P_PROCESSES=1,2,4   BENCH_P_WINDOW=60 (seconds; the pace assumes the spec's minute, so others only to try the script)
+//   BENCH_P_TRACE=1: also each process's attempts and 429s by second (where refusals come from)
 // The minimum: the rolling window lets the first LIMIT requests go at once and every further LIMIT one
 // window later, so the work takes at least (ceil(WORK / LIMIT) - 1) windows.
 import { spawn } from 'node:child_process';
@@ -22,6 +23,7 @@ const WORK = Number(process.env.BENCH_P_WORK ?? 300);
 const IN_FLIGHT = Number(process.env.BENCH_P_INFLIGHT ?? 20);
 const PROCESSES = (process.env.BENCH_P_PROCESSES ?? '1,2,4').split(',').map(Number);
 const WINDOW_S = Number(process.env.BENCH_P_WINDOW ?? 60);
+const TRACE = process.env.BENCH_P_TRACE === '1';
 
 /** One process: `count` creates through its own key pace; prints its first send and last answer (epoch ms). */
 async function worker(url, key, count, inFlight) {
@@ -34,11 +36,14 @@ async function worker(url, key, count, inFlight) {
 	let left = count;
 	let first = Number.POSITIVE_INFINITY;
 	let last = 0;
+	/** BENCH_P_TRACE=1: every attempt as [sent, answered (epoch ms), status, X-RateLimit-Remaining, -Reset]. */
+	const trace = [];
 	async function one(index) {
 		let retry = false;
 		for (;;) {
 			const turn = await pace.take(who, { first: retry });
-			first = Math.min(first, Date.now());
+			const sent = Date.now();
+			first = Math.min(first, sent);
 			const response = await fetch(`${url}/v1/leads`, {
 				method: 'POST',
 				headers: {
@@ -50,6 +55,14 @@ async function worker(url, key, count, inFlight) {
 			});
 			await response.arrayBuffer();
 			pace.answered(turn, response.status, Object.fromEntries(response.headers));
+			if (TRACE)
+				trace.push([
+					sent,
+					Date.now(),
+					response.status,
+					Number(response.headers.get('x-ratelimit-remaining')),
+					Number(response.headers.get('x-ratelimit-reset')),
+				]);
 			if (response.status !== 429) break;
 			pace.pauseFor(Number(response.headers.get('retry-after') ?? 1) * 1000);
 			retry = true;
@@ -61,7 +74,28 @@ async function worker(url, key, count, inFlight) {
 			while (left > 0) await one(left--);
 		}),
 	);
-	console.log(JSON.stringify({ first, last }));
+	console.log(JSON.stringify({ first, last, trace }));
+}
+
+/**
+ * BENCH_P_TRACE=1: per process, its attempts and 429s by the second they went (from the first send of
+ * all), so where the refusals come from shows: the start, a window's reset, or a pause's end.
+ */
+function printTrace(log, ends) {
+	const start = Math.min(...ends.map((end) => end.first));
+	ends.forEach((end, index) => {
+		const seconds = new Map();
+		for (const [sent, , status] of end.trace) {
+			const second = Math.floor((sent - start) / 1000);
+			const [sends, refused] = seconds.get(second) ?? [0, 0];
+			seconds.set(second, [sends + 1, refused + (status === 429 ? 1 : 0)]);
+		}
+		const line = [...seconds]
+			.sort(([a], [b]) => a - b)
+			.map(([second, [sends, refused]]) => `${second}s:${sends}${refused ? `/${refused}x` : ''}`)
+			.join(' ');
+		log(`    process ${index + 1} (first send +${end.first - start} ms): ${line}`);
+	});
 }
 
 function run(args) {
@@ -100,6 +134,7 @@ export async function figurePaces({ log, row }) {
 					run(['--worker', sandbox.url, sandbox.keys.full, String(count), String(IN_FLIGHT)]),
 				),
 			);
+			if (TRACE) printTrace(log, ends);
 			const requests = (await control('GET', '/_sandbox/requests')).filter(
 				(request) => request.method === 'POST' && request.path === '/v1/leads',
 			);

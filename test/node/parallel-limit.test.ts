@@ -1,6 +1,6 @@
 // The adaptive limit of requests in flight (transport/concurrency.ts): slow start, additive increase,
-// multiplicative decrease once per round trip, the cap, and cancelled waits (the pause after a 429 is the
-// key's: key-pace.test.ts).
+// multiplicative decrease once per round trip, the cap, items idle while a request they share is out, and
+// cancelled waits (the pause after a 429 is the key's: key-pace.test.ts).
 import type { Sent } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 import { AdaptiveLimit } from '../../dist/nodes/ContentMarketing/transport/concurrency';
 
@@ -89,4 +89,28 @@ test('requests waiting for a slot stop at once when the execution is cancelled; 
 	limit.release();
 	await other;
 	expect(limit.active).toBe(1);
+});
+
+test('an item waiting for a request others share gives its slot back, still counts against the cap, and takes a slot again before a new item starts', async () => {
+	const limit = new AdaptiveLimit(2);
+	await limit.acquire();
+	let answer: () => void = () => undefined;
+	const shared = new Promise<string>((resolve) => (answer = () => resolve('read')));
+	const idle = limit.idleWhile(shared);
+	expect(limit.active).toBe(0);
+	// Another item starts in the slot given back; a third would pass the cap while the first is idle.
+	await limit.acquire();
+	let third = false;
+	const thirdStarts = limit.acquire().then(() => {
+		third = true;
+	});
+	await Promise.resolve();
+	expect(third).toBe(false);
+	answer();
+	await expect(idle).resolves.toBe('read');
+	expect(limit.active).toBe(2);
+	expect(third).toBe(false);
+	limit.release();
+	await thirdStarts;
+	expect(limit.active).toBe(2);
 });

@@ -104,7 +104,8 @@ async function spentKey(limit = 20): Promise<KeyPace> {
 }
 
 test('one timer per key: 200 requests waiting behind a probe, woken by every arrival and answer', async () => {
-	const pace = await spentKey();
+	// 200 answers so far: as many requests may be in flight at once.
+	const pace = await spentKey(200);
 	const who = {};
 	const probe = await pace.take(who);
 	const waiting: Array<ReturnType<typeof watch>> = [];
@@ -148,9 +149,10 @@ test('a waiter behind a 429 pause gives up at its deadline, not at the end of th
 test('an answer without rate-limit headers (a proxy 502) keeps the key paced; a success without them lifts it', async () => {
 	const pace = new KeyPace();
 	const first = await pace.take({});
+	// The key's first answer: this process alone on it, one request of two left until the reset.
+	pace.answered(first, 201, limited(1, clock.resetIn(5_000), 2));
+	// The window's last request gets a proxy's 502: no turn is due before the reset.
 	const second = await pace.take({});
-	pace.answered(first, 201, limited(0, clock.resetIn(5_000)));
-	// No turn is due before the reset; the other request in flight gets a proxy's 502.
 	pace.answered(second, 502, { 'content-type': 'text/html' });
 	const waiting = Array.from({ length: 10 }, () => watch(pace.take({})));
 	await clock.advance(1_000);
@@ -167,12 +169,15 @@ test('an answer without rate-limit headers (a proxy 502) keeps the key paced; a 
 
 test("a 429 without rate-limit headers (a proxy's, before the service's limiter) costs its Retry-After, not the window", async () => {
 	const pace = new KeyPace();
-	const first = await pace.take({});
-	const second = await pace.take({});
-	pace.answered(first, 201, limited(19, clock.resetIn(50_000)));
+	// Five answers so far, this process alone on the key: as many requests may be in flight.
+	for (let index = 0; index < 5; index++) {
+		const turn = await pace.take({});
+		pace.answered(turn, 201, limited(19 - index, clock.resetIn(50_000)));
+	}
+	const refused = await pace.take({});
 	// The transport pauses the key for the 429's Retry-After, then reports the answer.
 	pace.pauseFor(1_000);
-	pace.answered(second, 429, { 'retry-after': '1' });
+	pace.answered(refused, 429, { 'retry-after': '1' });
 	const waiting = Array.from({ length: 5 }, () => watch(pace.take({})));
 	await clock.advance(500);
 	expect(waiting.filter((request) => request.turn !== undefined)).toHaveLength(0);
@@ -207,9 +212,56 @@ test('a wall clock stepped back an hour neither stalls the key nor moves a deadl
 	expect(hurried.error).toBeUndefined();
 });
 
-test('two processes on one key (queue-mode workers) spend shares of its remainder: at most 5 % refused', async () => {
-	// The service's limiter: 60 requests per rolling 60 s, a 429 counted for nothing (docs/api-contract.md §9).
-	const limit = 60;
+test('a new pace sends one request, then at most one more in flight than it has had answers', async () => {
+	const pace = new KeyPace();
+	const first = await pace.take({});
+	const others = Array.from({ length: 6 }, () => watch(pace.take({})));
+	const sent = () => others.filter((request) => request.turn !== undefined);
+	await clock.advance(SLACK_MS);
+	expect(sent()).toHaveLength(0);
+
+	pace.answered(first, 201, limited(19, clock.resetIn(60_000)));
+	await clock.advance(0);
+	expect(sent()).toHaveLength(2);
+	// Two answers more: four in flight.
+	for (const request of sent())
+		pace.answered(request.turn!, 201, limited(17, clock.resetIn(60_000)));
+	await clock.advance(0);
+	expect(sent()).toHaveLength(6);
+});
+
+test('a share spent while the window has room: the next turn looks again at once, not at the reset', async () => {
+	const pace = new KeyPace();
+	const first = await pace.take({});
+	// Other processes hold 14 of the window's 20: this process's share of the 5 left is none.
+	pace.answered(first, 201, limited(5, clock.resetIn(60_000)));
+	const look = watch(pace.take({}));
+	await clock.advance(SLACK_MS);
+	expect(look.turn).toBeDefined();
+
+	// The others took the rest: the next turn waits for the reset.
+	pace.answered(look.turn!, 201, limited(0, clock.resetIn(60_000)));
+	const next = watch(pace.take({}));
+	await clock.advance(30_000);
+	expect(next.turn).toBeUndefined();
+	await clock.advance(31_000 + SLACK_MS);
+	expect(next.turn).toBeDefined();
+});
+
+/**
+ * One key shared by processes (queue-mode workers), each with its own pace and `inFlight` requests at once,
+ * the n-th starting `startsApart` ms after the first, against the service's limiter: `limit` requests per
+ * rolling 60 s, a 429 counted for nothing (docs/api-contract.md §9). A request takes 10 ms to the service
+ * and 10 ms back; a 429 is waited out and sent again first, as the transport does. The time is the fake
+ * clock's, from the first request to the last answer.
+ */
+async function shareKey(options: {
+	limit: number;
+	parts: number[];
+	inFlight: number;
+	startsApart?: number;
+}): Promise<{ calls: number; refused: number; seconds: number; minimum: number }> {
+	const { limit, parts, inFlight, startsApart = 0 } = options;
 	const hits: number[] = [];
 	let calls = 0;
 	let refused = 0;
@@ -224,14 +276,15 @@ test('two processes on one key (queue-mode workers) spend shares of its remainde
 		return {
 			status: allowed ? 201 : 429,
 			retryAfter: Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000)),
-			headers: {
-				...limited(limit - hits.length, String(Math.ceil((oldest + 60_000) / 1000)), limit),
-			},
+			headers: limited(limit - hits.length, String(Math.ceil((oldest + 60_000) / 1000)), limit),
 		};
 	};
+	const start = Date.now();
 	let done = 0;
-	/** One process: its own pace, 10 requests in flight, each sent again after a 429's pause. */
-	const runProcess = async (count: number) => {
+	let last = start;
+	/** One process: its own pace, `inFlight` requests at once, each sent again after a 429's pause. */
+	const runProcess = async (count: number, index: number) => {
+		if (index > 0) await utils.sleep(index * startsApart);
 		const pace = new KeyPace();
 		const who = {};
 		let left = count;
@@ -240,7 +293,6 @@ test('two processes on one key (queue-mode workers) spend shares of its remainde
 				left--;
 				for (let retry = false; ; retry = true) {
 					const turn = await pace.take(who, { first: retry });
-					// 10 ms to the service and 10 ms back.
 					await utils.sleep(10);
 					const answer = serve();
 					await utils.sleep(10);
@@ -249,14 +301,41 @@ test('two processes on one key (queue-mode workers) spend shares of its remainde
 					pace.pauseFor(answer.retryAfter * 1000);
 				}
 				done++;
+				last = Date.now();
 			}
 		};
-		await Promise.all(Array.from({ length: 10 }, worker));
+		await Promise.all(Array.from({ length: inFlight }, worker));
 	};
-	const work = Promise.all([runProcess(75), runProcess(75)]);
-	while (done < 150) await clock.advance(10);
-	await work;
+	const work = parts.reduce((sum, part) => sum + part, 0);
+	const all = Promise.all(parts.map(runProcess));
+	while (done < work) await clock.advance(100);
+	await all;
+	// The rolling window lets the first `limit` requests go at once and every further `limit` a window later.
+	return {
+		calls,
+		refused,
+		seconds: (last - start) / 1000,
+		minimum: (Math.ceil(work / limit) - 1) * 60,
+	};
+}
+
+test('two processes on one key (queue-mode workers) spend shares of its remainder: at most 5 % refused', async () => {
+	const { calls, refused } = await shareKey({ limit: 60, parts: [75, 75], inFlight: 10 });
 
 	expect(calls - refused).toBe(150);
 	expect(refused / calls).toBeLessThanOrEqual(0.05);
+});
+
+test('four processes started one after another share the key: at most 5 % refused, within 1.15 × the minimum', async () => {
+	// As figure P (docs/performance.md): 120 a minute, 300 creates, 20 in flight each; workers start 100 ms apart.
+	const result = await shareKey({
+		limit: 120,
+		parts: [75, 75, 75, 75],
+		inFlight: 20,
+		startsApart: 100,
+	});
+
+	expect(result.calls - result.refused).toBe(300);
+	expect(result.refused / result.calls).toBeLessThanOrEqual(0.05);
+	expect(result.seconds).toBeLessThanOrEqual(1.15 * result.minimum);
 });

@@ -44,7 +44,11 @@ export class AdaptiveLimit {
 	private limit = INITIAL_LIMIT;
 	private slowStartUntil = Number.POSITIVE_INFINITY;
 	private inFlight = 0;
+	/** Items that gave their slot back while they wait for other items (`idleWhile`): still counted by the cap. */
+	private idle = 0;
 	private readonly waiters: Waiter[] = [];
+	/** Idle items whose wait is over: they take the next slots, before any item starts. */
+	private readonly returning: Array<() => void> = [];
 	/** The signals this limit listens to: one abort listener each, however many requests wait. */
 	private readonly watched = new WeakSet<AbortSignal>();
 	private sequence = 0;
@@ -79,7 +83,7 @@ export class AdaptiveLimit {
 	/** Waits for a free slot; rejects when `signal` aborts. */
 	async acquire(signal?: AbortSignal): Promise<void> {
 		signal?.throwIfAborted();
-		if (this.inFlight < this.current) {
+		if (this.inFlight < this.current && this.inFlight + this.idle < this.cap) {
 			this.inFlight++;
 			return;
 		}
@@ -105,6 +109,25 @@ export class AdaptiveLimit {
 	release(): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.wake();
+	}
+
+	/**
+	 * Awaits `waiting`, work of other items, with the caller's slot given back meanwhile, then takes a slot
+	 * again ahead of items not yet started. An item that sends nothing while it waits does not narrow what
+	 * the limit lets through: as many items share one read under faults as without, and an item that waits
+	 * for another item never holds the slot that one needs to go on. Only for a caller that holds a slot.
+	 */
+	async idleWhile<T>(waiting: Promise<T>): Promise<T> {
+		this.idle++;
+		this.release();
+		try {
+			return await waiting;
+		} finally {
+			await new Promise<void>((resolve) => {
+				this.returning.push(resolve);
+				this.wake();
+			});
+		}
 	}
 
 	/** Marks a request as sent; hand the result to `answered`. */
@@ -157,7 +180,16 @@ export class AdaptiveLimit {
 	}
 
 	private wake(): void {
-		while (this.waiters.length > 0 && this.inFlight < this.current) {
+		while (this.returning.length > 0 && this.inFlight < this.current) {
+			this.idle--;
+			this.inFlight++;
+			this.returning.shift()?.();
+		}
+		while (
+			this.waiters.length > 0 &&
+			this.inFlight < this.current &&
+			this.inFlight + this.idle < this.cap
+		) {
 			this.waiters.shift()?.grant();
 		}
 	}

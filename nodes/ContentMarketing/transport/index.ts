@@ -2,13 +2,22 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { isObject } from '../helpers/values';
 import type { ApiContext, ApiRequestOptions, CoreRequest } from './request';
-import { send } from './request';
+import { send, sessionOf } from './request';
 
 // What operations, triggers and editor methods call: one request, and the lists read page by page.
 // The request's path through the package starts in request.ts.
 
 export type { ApiContext, ApiRequestOptions } from './request';
 export { CREDENTIAL_TYPE, normaliseBaseUrl } from './request';
+
+/**
+ * Awaits `waiting`, work of other items (a read they share, an earlier item, another execution's hold on
+ * an e-mail), with this item's slot among the requests in flight given back meanwhile (concurrency.ts
+ * `idleWhile`). Only from inside an item of the loop.
+ */
+export async function awaitOtherItems<T>(context: ApiContext, waiting: Promise<T>): Promise<T> {
+	return await sessionOf(context).limit.idleWhile(waiting);
+}
 
 /** Page size used for Return All (docs/api-contract.md §4 maximum). */
 export const MAX_PAGE_SIZE = 100;

@@ -101,18 +101,34 @@ export function readKeyState(
 
 /**
  * The budget of one key: requests the service still accepts now (`tokens`, from the latest
- * X-RateLimit-Remaining less the requests sent since). Once that is spent, one request (a probe) goes at
- * the window's X-RateLimit-Reset and its answer tells how much the window has freed; other turns wait for
- * it at most PROBE_HOLD_MS. A 429 pauses every turn until its Retry-After. Waiting requests are served
+ * X-RateLimit-Remaining less the requests sent since; in flight at most one more than the answers that
+ * told it, `answers`). Once that is spent, one request (a probe) goes and its answer tells how much the
+ * window has freed; other turns wait for it at most PROBE_HOLD_MS. A spent key's probe goes at the
+ * window's X-RateLimit-Reset, or at the key's steady pace while the window has room this process's share
+ * (`share`) left to others. A 429 pauses every turn until its Retry-After. Waiting requests are served
  * round-robin by execution, so a big import does not starve a trigger's one call. Only a success without
  * X-RateLimit-* headers says the key is no longer limited: then only its 429s pause it. All waiting
  * requests share the key's one timer.
  */
 export class KeyPace {
-	/** Unknown until an answer carries the headers: every request goes. */
+	/** Unknown until an answer carries the headers (`heard`). */
 	private tokens = Number.POSITIVE_INFINITY;
+	/** Whether an answer told the key's state, or that it is not limited. */
+	private heard = false;
+	/**
+	 * Answers that told the key's state. Requests in flight are at most one more, so a new pace spends by
+	 * doubling per round trip: other processes on the key (queue-mode workers) show in its answers only a
+	 * round trip after they spend, and the window may be theirs already.
+	 */
+	private answers = 0;
 	private limit = 0;
 	private resetAt = 0;
+	/**
+	 * What the window holds beyond this process's requests: the latest remainder less those sent since.
+	 * Each process takes its share of a remainder the others already took from, so the shares leave room:
+	 * while there is, a spent share looks again at the key's steady pace rather than waiting for the reset.
+	 */
+	private room = 0;
 	private lastPacedAt = Number.NEGATIVE_INFINITY;
 	/** The probe on its way, if one is, and when it went. */
 	private probe: { sequence: number; at: number } | undefined;
@@ -223,6 +239,8 @@ export class KeyPace {
 		now: number,
 	): void {
 		const state = readKeyState(headers, now, this.clock.wallNow());
+		if (state !== undefined || (status >= 200 && status < 300)) this.heard = true;
+		if (state !== undefined) this.answers++;
 		if (state === undefined) {
 			// The service's every answer past its limiter carries the headers (docs/api-contract.md §9): only
 			// a success without them says the limit was lifted. A proxy's 502/504, a 401 or an answer from
@@ -245,6 +263,7 @@ export class KeyPace {
 			let later = 0;
 			for (const at of this.inFlight.values()) if (at >= latest.sentAt) later++;
 			this.tokens = Math.floor(latest.remaining * this.share(now)) - later;
+			this.room = latest.remaining - later;
 			// A 429 with the headers is the service's limiter: nothing is left until its window frees. One
 			// without them came from before the limiter (a proxy's), so its Retry-After pause is all it costs.
 			if (status === 429) this.tokens = Math.min(this.tokens, 0);
@@ -315,6 +334,7 @@ export class KeyPace {
 
 	private grant(now: number): Turn {
 		const sequence = this.sequence++;
+		this.room--;
 		if (this.tokens > 0) this.tokens--;
 		else if (this.limit > 0) {
 			this.lastPacedAt = now;
@@ -326,14 +346,20 @@ export class KeyPace {
 
 	/** Milliseconds until the next turn may go (0: now), pauses aside. */
 	private turnWait(now: number): number {
-		if (this.tokens > 0 || this.limit <= 0) return 0;
 		const probeHeldUntil =
 			this.probe === undefined ? Number.NEGATIVE_INFINITY : this.probe.at + PROBE_HOLD_MS;
+		if (this.heard && this.limit <= 0) return 0;
+		// A request that has not answered after PROBE_HOLD_MS no longer holds the others, as a probe.
+		let oldest = Number.POSITIVE_INFINITY;
+		for (const at of this.inFlight.values()) oldest = Math.min(oldest, at);
+		const rampHeldUntil =
+			this.inFlight.size > this.answers ? oldest + PROBE_HOLD_MS : Number.NEGATIVE_INFINITY;
+		if (!this.heard || this.tokens > 0) return Math.max(0, rampHeldUntil - now);
 		const openAt =
-			this.resetAt > this.lastPacedAt
+			this.resetAt > this.lastPacedAt && this.room <= 0
 				? this.resetAt
 				: this.lastPacedAt + LIMIT_WINDOW_MS / this.limit;
-		return Math.max(0, probeHeldUntil - now, openAt - now);
+		return Math.max(0, probeHeldUntil - now, openAt - now, rampHeldUntil - now);
 	}
 
 	private enqueue(who: Turntaker, waiter: Waiter, first: boolean): void {

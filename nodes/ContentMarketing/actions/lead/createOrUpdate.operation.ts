@@ -21,7 +21,7 @@ import {
 } from '../../helpers/validation';
 import { isObject, readOptionalText } from '../../helpers/values';
 import { LEAD_STATUSES, SOURCE_CHANNELS, UNASSIGN } from '../../helpers/vocabulary';
-import { apiRequest } from '../../transport';
+import { apiRequest, awaitOtherItems } from '../../transport';
 import type { Session } from '../../transport/request';
 import { sessionOf } from '../../transport/request';
 import { sleepUnlessCancelled } from '../../transport/retry';
@@ -35,7 +35,7 @@ import {
 } from './fields';
 import type { WantedEmail } from './emailDirectory';
 import { EmailDirectory } from './emailDirectory';
-import { emailLockKey, lockEmail } from './emailLock';
+import { emailHeld, emailLockKey, lockEmail } from './emailLock';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
 import { isKeyConflict, isReplayed, upsertIdempotencyKey } from './upsertKey';
 import type { OperationExample } from '../types';
@@ -571,7 +571,13 @@ export async function execute(
 			const key = emailKey(input.email);
 			const previous = byEmail.get(key);
 			const upsert = (async (): Promise<Upserted> => {
-				const earlier = previous && (await previous.catch(() => undefined));
+				// Waiting for the earlier item, this one gives its slot back: the earlier one may need it to go on.
+				const earlier =
+					previous &&
+					(await awaitOtherItems(
+						this,
+						previous.catch(() => undefined),
+					));
 				// A preview follows the earlier item's lead as it would be; a write follows the lead as the service
 				// holds it (none after a previewed create, so it looks again).
 				const known = earlier && (input.previewOnly ? earlier.lead : earlier.stored);
@@ -642,7 +648,11 @@ async function holdEmail(
 ): Promise<() => void> {
 	try {
 		const { keyId } = await session.credential();
-		return await lockEmail(emailLockKey(keyId, key), session.signal);
+		const lockKey = emailLockKey(keyId, key);
+		// Waiting for another execution's item, this one gives its slot back: that item may wait for a slot
+		// of its own execution held by items waiting for this one's e-mails.
+		if (!emailHeld(lockKey)) return await lockEmail(lockKey, session.signal);
+		return await awaitOtherItems(this, lockEmail(lockKey, session.signal));
 	} catch (error) {
 		throw asNodeError(this.getNode(), error, itemIndex);
 	}

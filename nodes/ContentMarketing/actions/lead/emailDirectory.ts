@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiScanItems } from '../../transport';
+import { apiScanItems, awaitOtherItems } from '../../transport';
 import { emailKey, leadsWithEmail } from './leadsByEmail';
 
 // Many items with e-mails can be looked up one e-mail at a time (one GET /v1/leads?q= each) or by one
@@ -172,7 +172,9 @@ export class EmailDirectory {
 	 */
 	private async stillUnmet(key: string, itemIndex: number): Promise<boolean> {
 		try {
-			await this.freshRead(itemIndex);
+			// The item gives its slot back while it waits, so as many items share a read under faults (the
+			// limit of the moment low) as without: the reads stay few, each still begun after its items asked.
+			await awaitOtherItems(this.context, this.freshRead(itemIndex));
 		} catch {
 			this.unmet.delete(key);
 			return false;

@@ -37,6 +37,11 @@ export function emailLockCounts(): { held: number; waiting: number } {
 	return { held, waiting };
 }
 
+/** Whether an item of this process holds `key` now: a `lockEmail` called at once would wait. */
+export function emailHeld(key: string): boolean {
+	return queues.has(key);
+}
+
 function leave(ticket: Ticket): void {
 	const queue = queues.get(ticket.key);
 	if (ticket.signal !== undefined) ticketsBySignal.get(ticket.signal)?.delete(ticket);
