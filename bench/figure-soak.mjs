@@ -26,6 +26,7 @@
 //   SOAK_SAMPLE_SECONDS=20  the sampling period
 //   SOAK_SAMPLES=<file>     where the samples are written (JSON lines; default a temporary file, printed)
 //   E2E_N8N_VERSION=2.41.3  the other supported release (installed by node scripts/e2e/install-n8n.mjs)
+//   SOAK_EXPRESSION_ENGINE=legacy  N8N_EXPRESSION_ENGINE for both n8n (n8n 2.41's default otherwise)
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -519,7 +520,13 @@ export async function figureSoak({ log, row }) {
 	};
 	const samplesFile =
 		process.env.SOAK_SAMPLES ?? path.join(os.tmpdir(), `cm-soak-samples-${Date.now()}.jsonl`);
-	const env = { N8N_METRICS: 'true' };
+	const env = {
+		N8N_METRICS: 'true',
+		// docs/queue-mode.md "n8n 2.41 and bursts": the engine both n8n run with, n8n's default unless set.
+		...(process.env.SOAK_EXPRESSION_ENGINE
+			? { N8N_EXPRESSION_ENGINE: process.env.SOAK_EXPRESSION_ENGINE }
+			: {}),
+	};
 	const running = {};
 	const stopAll = async () => {
 		await Promise.all(Object.values(running).map((n8n) => n8n.stop()));
