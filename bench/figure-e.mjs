@@ -19,18 +19,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { PROJECT_ROOT } from '../scripts/e2e/install-n8n.mjs';
-import {
-	importJson,
-	listExecutions,
-	prepareUserFolder,
-	queryDb,
-	runN8nOk,
-	startN8n,
-} from '../scripts/e2e/n8n.mjs';
+import { importJson, listExecutions, queryDb, runN8nOk, startN8n } from '../scripts/e2e/n8n.mjs';
 import { n8nProcess, queueEnv, startFront } from '../scripts/e2e/queue/cluster.mjs';
 import { ensurePackages, startPostgres, startRedis } from '../scripts/e2e/queue/services.mjs';
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
 import { cpuMs, idle } from './idle.mjs';
+import { prepareBenchFolder } from './user-folder.mjs';
 import { CREDENTIAL } from './workflow.mjs';
 
 const SUBFIGURES = new Set((process.env.BENCH_E ?? '40,100,queue').split(','));
@@ -318,15 +312,7 @@ async function singleN8n({ row }) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-e-'));
 	let n8n;
 	try {
-		prepareUserFolder(userFolder, { clean: true });
-		const opts = { userFolder, env: {} };
-		await importJson(
-			'import:credentials',
-			[{ ...CREDENTIAL, data: { apiKey: sandbox.keys.full, baseUrl: sandbox.url } }],
-			opts,
-		);
-		await importJson('import:workflow', loadWorkflows(), opts);
-		for (const id of Object.values(IDS)) await runN8nOk(['publish:workflow', `--id=${id}`], opts);
+		await prepareBenchFolder(userFolder, sandbox, loadWorkflows(), Object.values(IDS));
 		const profile = process.env.BENCH_PROFILE;
 		n8n = await startN8n({
 			userFolder,

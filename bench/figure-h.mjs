@@ -15,15 +15,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import {
-	importJson,
-	listExecutions,
-	prepareUserFolder,
-	runN8nOk,
-	startN8n,
-} from '../scripts/e2e/n8n.mjs';
+import { listExecutions, startN8n } from '../scripts/e2e/n8n.mjs';
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
 import { idle } from './idle.mjs';
+import { prepareBenchFolder } from './user-folder.mjs';
 import { CREDENTIAL } from './workflow.mjs';
 
 const SUBFIGURES = new Set((process.env.BENCH_H ?? 'burst,import').split(','));
@@ -222,15 +217,7 @@ export async function figureH({ log, row }) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-h-'));
 	let n8n;
 	try {
-		prepareUserFolder(userFolder, { clean: true });
-		const opts = { userFolder, env: {} };
-		await importJson(
-			'import:credentials',
-			[{ ...CREDENTIAL, data: { apiKey: sandbox.keys.full, baseUrl: sandbox.url } }],
-			opts,
-		);
-		await importJson('import:workflow', workflows(sandbox.url), opts);
-		for (const id of Object.values(IDS)) await runN8nOk(['publish:workflow', `--id=${id}`], opts);
+		await prepareBenchFolder(userFolder, sandbox, workflows(sandbox.url), Object.values(IDS));
 		n8n = await startN8n({ userFolder, env: {} });
 		await n8n.ready;
 		log(
