@@ -55,6 +55,20 @@ const isCreate = (request: ProxiedRequest, email: string): boolean =>
 	(JSON.parse(request.body) as IDataObject).email === email;
 
 /** Runs `fn` with the credential pointing at a proxy in front of the sandbox. */
+/** Holds the answer to the first look-up of `email` until the returned deferred is resolved. */
+function holdFirstLookUp(proxy: ApiProxy, email: string) {
+	const firstLookUp = deferred<void>();
+	let heldOne = false;
+	proxy.rules = {
+		holdAnswer: (request) => {
+			if (!isLookUp(request, email) || heldOne) return undefined;
+			heldOne = true;
+			return firstLookUp.promise;
+		},
+	};
+	return firstLookUp;
+}
+
 async function throughProxy<T>(fn: (proxy: ApiProxy) => Promise<T>): Promise<T> {
 	const proxy = await ApiProxy.start(bed.url);
 	bed.harness.setCredentials(CREDENTIAL, { apiKey: bed.keys.full, baseUrl: proxy.url });
@@ -82,15 +96,7 @@ describe('one process', () => {
 	test('two executions with the same e-mail at once make one lead: the second finds it', async () => {
 		const email = 'twice@example.com';
 		await throughProxy(async (proxy) => {
-			const firstLookUp = deferred<void>();
-			let heldOne = false;
-			proxy.rules = {
-				holdAnswer: (request) => {
-					if (!isLookUp(request, email) || heldOne) return undefined;
-					heldOne = true;
-					return firstLookUp.promise;
-				},
-			};
+			const firstLookUp = holdFirstLookUp(proxy, email);
 			const run = () => bed.run(upsert({ status: 'contacted' }), { input: items({ email }) });
 			const first = run();
 			await waitFor(
@@ -191,15 +197,7 @@ describe('one process', () => {
 	test('an execution cancelled while it holds the e-mail lets the waiting one go on', async () => {
 		const email = 'cancelled@example.com';
 		await throughProxy(async (proxy) => {
-			const firstLookUp = deferred<void>();
-			let heldOne = false;
-			proxy.rules = {
-				holdAnswer: (request) => {
-					if (!isLookUp(request, email) || heldOne) return undefined;
-					heldOne = true;
-					return firstLookUp.promise;
-				},
-			};
+			const firstLookUp = holdFirstLookUp(proxy, email);
 			const cancel = deferred<void>();
 			const first = bed.run(upsert(), { input: items({ email }), cancelOn: cancel.promise });
 			await waitFor(
