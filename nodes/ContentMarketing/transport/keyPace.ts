@@ -262,7 +262,10 @@ export class KeyPace {
 			const latest = this.latest ?? { sentAt, remaining: state.remaining };
 			let later = 0;
 			for (const at of this.inFlight.values()) if (at >= latest.sentAt) later++;
-			this.tokens = Math.floor(latest.remaining * this.share(now)) - later;
+			// Beside other processes, half its share at a time: what it reads of their spending is a round trip
+			// old, so the processes together leave the window room; the rest goes by halves, a round trip each.
+			const share = this.share(now);
+			this.tokens = Math.floor(latest.remaining * (share < 1 ? share / 2 : 1)) - later;
 			this.room = latest.remaining - later;
 			// A 429 with the headers is the service's limiter: nothing is left until its window frees. One
 			// without them came from before the limiter (a proxy's), so its Retry-After pause is all it costs.
