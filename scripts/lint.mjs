@@ -267,10 +267,12 @@ report(
 	checkPublishWorkflow(),
 );
 
-execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
-	cwd: root,
-	stdio: 'inherit',
-});
+// E2E_PACKAGE_BUILT=1: the caller has just built dist/ (.ci/run, whose other lane is reading it meanwhile)
+if (process.env.E2E_PACKAGE_BUILT !== '1')
+	execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
+		cwd: root,
+		stdio: 'inherit',
+	});
 /** The built package's runtime imports from n8n-workflow exist in the n8n-workflow of every supported n8n. */
 function checkWorkflowImports() {
 	const uses = runtimeWorkflowImports(path.join(root, 'dist'));

@@ -298,7 +298,7 @@ async function newNodeNames(page) {
 async function nodePanel(page, n8n, shot) {
 	await openWorkflow(page, n8n);
 	await page.locator('[data-test-id="node-creator-plus-button"]').click();
-	const labels = await appActions(page, shot, 'node-panel');
+	const labels = await appActions(page, shot, 'node-panel', ['Get many leads']);
 	assert.ok(
 		labels.some((l) => l.startsWith('Get many leads')),
 		`actions: ${labels.join(' | ')}`,
@@ -326,7 +326,7 @@ async function nodePanel(page, n8n, shot) {
  * Searches the open node panel for "Content Marketing", asserts one entry in the results (no separate
  * one for the Poll Trigger), opens it and returns its action labels (screenshots `<name>-search`, `-actions`).
  */
-async function appActions(page, shot, name) {
+async function appActions(page, shot, name, awaited) {
 	await page
 		.locator('[data-test-id="node-creator-search-bar"], input[placeholder*="Search"]')
 		.first()
@@ -344,7 +344,8 @@ async function appActions(page, shot, name) {
 	const actions = page.locator(
 		'[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"]',
 	);
-	await actions.first().waitFor();
+	// n8n renders the list in parts: read it once the actions the caller looks for are there
+	for (const label of awaited) await actions.filter({ hasText: label }).first().waitFor();
 	const labels = (await actions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 	await shot(`${name}-actions`);
 	return labels;
@@ -357,7 +358,12 @@ async function triggersInApp(page, n8n, shot) {
 	await page
 		.locator('[data-test-id="item-iterator-item"]', { hasText: 'Add another trigger' })
 		.click();
-	const labels = await appActions(page, shot, 'node-panel-trigger');
+	const labels = await appActions(page, shot, 'node-panel-trigger', [
+		'On lead created',
+		'On lead created (polling)',
+		'On lead status updated',
+		'On lead status updated (polling)',
+	]);
 	// in the order n8n merges the triggers (package.json's): the last one's description is the app's
 	const triggers = labels.filter((label) => label.startsWith('On '));
 	assert.deepEqual(
