@@ -267,7 +267,7 @@ report(
 	checkPublishWorkflow(),
 );
 
-// E2E_PACKAGE_BUILT=1: the caller has just built dist/ (.ci/run, whose other lane is reading it meanwhile)
+// E2E_PACKAGE_BUILT=1: the caller has just built dist/ (.ci/run after npm test, npm run check)
 if (process.env.E2E_PACKAGE_BUILT !== '1')
 	execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
 		cwd: root,
