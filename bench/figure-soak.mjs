@@ -36,6 +36,7 @@ import path from 'node:path';
 
 import { N8N_VERSION } from '../scripts/e2e/install-n8n.mjs';
 import {
+	executionData,
 	importJson,
 	n8nRequire,
 	prepareUserFolder,
@@ -462,6 +463,25 @@ async function executionsByStatus(userFolder) {
 	return byWorkflow;
 }
 
+/** What each execution of ours that did not succeed says: its id, status, mode, node and error message. */
+async function failedExecutions(userFolder) {
+	const rows = await queryDb(
+		userFolder,
+		"SELECT id, workflowId, mode, status, startedAt, stoppedAt FROM execution_entity WHERE status != 'success' ORDER BY CAST(id AS INTEGER)",
+	);
+	return Promise.all(
+		rows.map(async (r) => {
+			const error = (await executionData(userFolder, r.id).catch(() => undefined))?.data?.resultData
+				?.error;
+			const where = error?.node?.name ? ` in ${error.node.name}` : '';
+			const what = error
+				? `${error.name ?? 'error'}${where}: ${error.message ?? JSON.stringify(error)}${error.description ? ` (${error.description})` : ''}`
+				: 'no error stored';
+			return `${r.id} ${r.workflowId} ${r.mode} ${r.status} ${r.startedAt} -> ${r.stoppedAt ?? '-'}: ${what}`;
+		}),
+	);
+}
+
 async function unfinished(userFolder) {
 	const [row] = await queryDb(
 		userFolder,
@@ -800,6 +820,9 @@ export async function figureSoak({ log, row }) {
 				if (side === 'ours') oursFailed += failed;
 				log(`  S ${side} executions, ${names[id] ?? id}: ${JSON.stringify(statuses)}`);
 			}
+		// The user folders go at the end: what each failed execution of ours said is printed here.
+		for (const line of await failedExecutions(folders.ours))
+			log(`  S ours, not a success: ${line}`);
 
 		// The triggers: every event of account A (delivered to the endpoint) once.
 		const ourDeliveries = deliveries.filter((d) => d.endpoint_id === endpoint.id);
