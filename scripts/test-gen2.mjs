@@ -2,7 +2,7 @@
 // jest.config.js lists them) once more, on the n8n-core and n8n-workflow that n8n 2.41.3 runs
 // (compat/n8n-2.41/, installed from its lockfile) under the Node 24 that n8n needs (fetched by
 // scripts/e2e/install-n8n.mjs into the cache folder, scripts/cache-dir.mjs, as the end-to-end check uses it).
-// `npm test` runs it after the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`. Jest
+// `npm test` runs it before the first generation; alone: `npm run test:gen2 [-- <jest arguments>]`. Jest
 // arguments that select none of its suites skip it when they select suites it leaves to the first
 // generation, and fail it when they select no suite at all.
 import { spawn, spawnSync } from 'node:child_process';

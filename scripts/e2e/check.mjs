@@ -17,8 +17,9 @@
 // live: ctx.n8n), each running its own `ctx.step(title, fn)`s; ctx = { stack, step, n8n, runWorkflow,
 // publish }. Hooks run in the order of CHECKS, all in one `n8n start`. The manual runs come while no
 // trigger is active: the leads they create start no execution of a published workflow, which the live
-// checks count. Activation at n8n's start is the poll trigger check's restart here, and the fault and
-// queue checks' start (docs/checks.md).
+// checks count. The workflows are saved in that n8n before the hooks (stack.saveWorkflows). Activation
+// at n8n's start is the poll trigger check's restart here, the fault check's restarts and the queue
+// check's restart of its main (scripts/e2e/README.md).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -88,8 +89,10 @@ async function checkOneRelease() {
 				}
 				return more;
 			},
+			workflowsOnceRunning: true,
 		});
 		const n8n = await step('n8n start, nothing published', () => startServer(stack));
+		await stack.saveWorkflows(n8n);
 		ctx.runWorkflow = (id) => runManually(n8n, stack.userFolder, id);
 		for (const check of checks) await check.manually?.(ctx);
 		ctx.runWorkflow = undefined;

@@ -786,6 +786,17 @@ export async function publishRunning(n8n, id) {
 	return published;
 }
 
+/**
+ * Saves workflows, unpublished and each with its own id, in a running n8n through the editor's REST API
+ * (POST /rest/workflows keeps a given id in n8n 2.8 and 2.41): what `n8n import:workflow` stores, without
+ * another n8n process starting to store it. Their credentials must exist (imported before).
+ */
+export async function saveWorkflowsRunning(n8n, workflows) {
+	for (const { active: _active, ...workflow } of workflows)
+		await ownerRest(n8n, 'POST', '/rest/workflows', workflow);
+	return workflows.map(({ id }) => id);
+}
+
 /** A public-API key for the owner (header X-N8N-API-KEY on /api/v1/...). */
 export async function createApiKey(baseUrl, cookie, { label = `e2e-${Date.now()}` } = {}) {
 	const res = await postJson(

@@ -12,7 +12,7 @@ import {
 	workflowsFor,
 } from './examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from './install-n8n.mjs';
-import { importJson, prepareUserFolder } from './n8n.mjs';
+import { importJson, prepareUserFolder, saveWorkflowsRunning } from './n8n.mjs';
 import { startSandboxInProcess } from './sandbox.mjs';
 import { startSmtpSink } from './smtp-sink.mjs';
 
@@ -58,6 +58,8 @@ export function createStack({ userFolder }) {
 		 * import with the examples' (one CLI command each: every n8n command costs seconds).
 		 * `customFolder: true`: the package is not installed into the user folder (`n8n-node dev` links
 		 * the project into its custom/ folder instead) and the examples name our nodes `CUSTOM.*`.
+		 * `workflowsOnceRunning: true`: the workflows are not imported; the caller saves them with
+		 * `stack.saveWorkflows(n8n)` once its n8n runs (no n8n command for them).
 		 */
 		async setUp({
 			customFolder = false,
@@ -68,6 +70,7 @@ export function createStack({ userFolder }) {
 			afterBuild,
 			build = true,
 			moreImports,
+			workflowsOnceRunning = false,
 		}) {
 			await step(`install n8n ${N8N_VERSION} if needed`, async () => {
 				const { skipped, seconds } = await installN8n();
@@ -118,14 +121,20 @@ export function createStack({ userFolder }) {
 					return { detail: credentials.map((c) => c.id).join(', ') };
 				},
 			);
-			await step('import the example workflows', async () => {
-				const workflows = [
-					...workflowsFor({ sandboxUrl: stack.sandbox.url }),
-					...(more.workflows ?? []),
-				].map((workflow) => (customFolder ? withCustomNodeTypes(workflow) : workflow));
-				await importJson('import:workflow', workflows, opts);
-				return { detail: workflows.map((w) => w.id).join(', ') };
-			});
+			const workflows = [
+				...workflowsFor({ sandboxUrl: stack.sandbox.url }),
+				...(more.workflows ?? []),
+			].map((workflow) => (customFolder ? withCustomNodeTypes(workflow) : workflow));
+			if (workflowsOnceRunning)
+				stack.saveWorkflows = (n8n) =>
+					step("save the example workflows (the editor's REST API)", async () => ({
+						detail: (await saveWorkflowsRunning(n8n, workflows)).join(', '),
+					}));
+			else
+				await step('import the example workflows', async () => {
+					await importJson('import:workflow', workflows, opts);
+					return { detail: workflows.map((w) => w.id).join(', ') };
+				});
 			return stack;
 		},
 

@@ -13,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 
 import { credentialsFor } from '../examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from '../install-n8n.mjs';
-import { answersReady, importJson, ownerCookie, runN8nOk } from '../n8n.mjs';
+import {
+	answersReady,
+	importJson,
+	ownerCookie,
+	publishRunning,
+	saveWorkflowsRunning,
+} from '../n8n.mjs';
 import { holdsJournalEntry } from '../journal.mjs';
 import { createProgress } from '../progress.mjs';
 import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
@@ -211,29 +217,29 @@ try {
 		env: { ...sharedEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 	};
 
-	await step(
-		'import the credential and the three workflows, publish them (PostgreSQL)',
-		async () => {
-			await importJson(
-				'import:credentials',
-				[credentialsFor({ sandboxUrl: sandbox.url, apiKey: sandbox.keys.full, smtpPort: 25 })[0]],
-				cli,
-			);
-			await importJson(
-				'import:workflow',
-				queueWorkflows({ fileUrl: `${front.url}_files/${BINARY_BYTES}.bin` }),
-				cli,
-			);
-			// The database is migrated by now: the three publish commands can run side by side.
-			await Promise.all(
-				Object.values(WORKFLOW_IDS).map((id) => runN8nOk(['publish:workflow', `--id=${id}`], cli)),
-			);
-			return { detail: Object.values(WORKFLOW_IDS).join(', ') };
-		},
-	);
+	await step('import the credential (PostgreSQL)', async () => {
+		const [credential] = credentialsFor({
+			sandboxUrl: sandbox.url,
+			apiKey: sandbox.keys.full,
+			smtpPort: 25,
+		});
+		await importJson('import:credentials', [credential], cli);
+		return { detail: credential.id };
+	});
 	await step('start the main (activation only: N8N_DISABLE_PRODUCTION_MAIN_PROCESS)', async () => {
 		const took = await main.start();
 		return { detail: `ready in ${took.toFixed(1)} s, pid ${main.pid}` };
+	});
+	// Published in the running main as the editor's Publish does; activation at the main's start is the
+	// restart below.
+	await step('save the workflows in the main and publish them (REST)', async () => {
+		const n8n = { baseUrl: `http://127.0.0.1:${main.port}` };
+		await saveWorkflowsRunning(
+			n8n,
+			queueWorkflows({ fileUrl: `${front.url}_files/${BINARY_BYTES}.bin` }),
+		);
+		for (const id of Object.values(WORKFLOW_IDS)) await publishRunning(n8n, id);
+		return { detail: Object.values(WORKFLOW_IDS).join(', ') };
 	});
 	await step('start 2 workers and 2 webhook processors', async () => {
 		const took = await Promise.all([...workers, ...webhooks].map((proc) => proc.start()));
