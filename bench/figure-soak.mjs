@@ -7,9 +7,9 @@
 //           the thirds of the run, imports (Webhook -> Split Out -> Create or Update, half existing leads
 //           with a new status, half new) each followed by a Get Many with Return All of the import's rows;
 //   anchor: the same steady load through n8n's own nodes: Webhook -> HTTP Request (POST, and GET then
-//           PATCH), a Webhook node receiving the other account's deliveries, a Schedule Trigger every minute
-//           -> HTTP Request (GET /v1/events), imports through HTTP Request with Batching, and HTTP Request
-//           pagination for the Get Many.
+//           PATCH), a Webhook node receiving the deliveries our trigger receives (the same events), a
+//           Schedule Trigger every minute -> HTTP Request (GET /v1/events), imports through HTTP Request
+//           with Batching, and HTTP Request pagination for the Get Many.
 // Every SOAK_SAMPLE_SECONDS it samples each n8n's /metrics (timers: n8n_nodejs_active_resources{type=
 // "Timeout"}, active handles, heap, event-loop lag p99), the resident set of its session (n8n and its task
 // runner: `ps -o rss= -g <pid>`) and /proc/loadavg. After the load it waits for the executions to end and
@@ -27,6 +27,7 @@
 //   SOAK_SAMPLES=<file>     where the samples are written (JSON lines; default a temporary file, printed)
 //   E2E_N8N_VERSION=2.41.3  the other supported release (installed by node scripts/e2e/install-n8n.mjs)
 //   SOAK_EXPRESSION_ENGINE=legacy  N8N_EXPRESSION_ENGINE for both n8n (n8n 2.41's default otherwise)
+//   SOAK_WEBHOOK_TIMING=1   both n8n time each webhook call's steps (bench/webhook-timing.cjs); printed per node type
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -34,7 +35,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import { N8N_VERSION } from '../scripts/e2e/install-n8n.mjs';
+import { N8N_VERSION, PROJECT_ROOT } from '../scripts/e2e/install-n8n.mjs';
 import {
 	executionData,
 	importJson,
@@ -482,6 +483,38 @@ async function failedExecutions(userFolder) {
 	);
 }
 
+/**
+ * bench/webhook-timing.cjs's lines after warm-up, per node type: each step's p50 and p99, and the calls
+ * that took over the service's 5 s with their steps' means.
+ */
+function webhookSteps(file, warmupMinutes) {
+	if (!fs.existsSync(file)) return [`no timing file ${file}`];
+	const lines = fs
+		.readFileSync(file, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => JSON.parse(line));
+	const from = lines.length ? lines[0].at + warmupMinutes * 60_000 : 0;
+	const byType = {};
+	for (const call of lines.filter((c) => c.at >= from))
+		(byType[call.type ?? 'none'] ??= []).push(call);
+	const steps = ['find', 'node', 'run', 'save', 'total'];
+	const pct = (values, p) => {
+		const sorted = values.toSorted((a, b) => a - b);
+		return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
+	};
+	const mean = (values) => values.reduce((a, b) => a + b, 0) / (values.length || 1);
+	return Object.entries(byType).map(([type, calls]) => {
+		const of = (step, list = calls) => list.map((c) => c[step] ?? 0);
+		const late = calls.filter((c) => c.total > 5000);
+		const each = steps
+			.map((step) => `${step} ${pct(of(step), 0.5).toFixed(0)}/${pct(of(step), 0.99).toFixed(0)}`)
+			.join(', ');
+		const lateMeans = steps.map((step) => `${step} ${mean(of(step, late)).toFixed(0)}`).join(', ');
+		return `${type}: ${calls.length} calls, p50/p99 ms: ${each}; ${late.length} over 5 s${late.length ? ` (means ms: ${lateMeans})` : ''}`;
+	});
+}
+
 async function unfinished(userFolder) {
 	const [row] = await queryDb(
 		userFolder,
@@ -547,6 +580,15 @@ export async function figureSoak({ log, row }) {
 			? { N8N_EXPRESSION_ENGINE: process.env.SOAK_EXPRESSION_ENGINE }
 			: {}),
 	};
+	/** SOAK_WEBHOOK_TIMING=1: each n8n times its webhook calls' steps (bench/webhook-timing.cjs). */
+	const timingFile = (side) => path.join(folders[side], 'webhook-timing.jsonl');
+	const timingEnv = (side) =>
+		process.env.SOAK_WEBHOOK_TIMING === '1'
+			? {
+					NODE_OPTIONS: `--require ${path.join(PROJECT_ROOT, 'bench', 'webhook-timing.cjs')}`,
+					BENCH_WEBHOOK_TIMING_FILE: timingFile(side),
+				}
+			: {};
 	const running = {};
 	const stopAll = async () => {
 		await Promise.all(Object.values(running).map((n8n) => n8n.stop()));
@@ -562,7 +604,7 @@ export async function figureSoak({ log, row }) {
 		const setUp = async (side) => {
 			const userFolder = folders[side];
 			prepareUserFolder(userFolder, { clean: true });
-			const opts = { userFolder, env };
+			const opts = { userFolder, env: { ...env, ...timingEnv(side) } };
 			if (side === 'ours') {
 				await importJson(
 					'import:credentials',
@@ -579,7 +621,7 @@ export async function figureSoak({ log, row }) {
 			}
 			for (const id of Object.values(side === 'ours' ? OURS : ANCHOR))
 				await runN8nOk(['publish:workflow', `--id=${id}`], opts);
-			const n8n = await startN8n({ userFolder, env });
+			const n8n = await startN8n({ userFolder, env: opts.env });
 			running[side] = n8n;
 			await n8n.ready;
 			return n8n;
@@ -600,18 +642,10 @@ export async function figureSoak({ log, row }) {
 				await sleep(1000);
 			}
 		}
-		// The anchor's Webhook node receives the other account's events.
+		// The anchor's Webhook node receives the events our trigger receives (account A's), so that both
+		// answer the same bursts: an import's events come at the pace its calls went.
 		const anchorHookUrl = `${anchorN8n.baseUrl}/webhook/soak-events`;
-		const otherApi = (method, urlPath, body) =>
-			fetch(`${sandbox.url}${urlPath}`, {
-				method,
-				headers: {
-					authorization: `Bearer ${sandbox.keys.other_account}`,
-					'content-type': 'application/json',
-				},
-				body: JSON.stringify(body),
-			}).then((res) => res.json());
-		const anchorEndpoint = await otherApi('POST', '/v1/webhooks', {
+		const anchorEndpoint = await sandbox.client.api('POST', '/v1/webhooks', {
 			url: anchorHookUrl,
 			events: ['lead.created', 'lead.status_updated'],
 		});
@@ -823,6 +857,10 @@ export async function figureSoak({ log, row }) {
 		// The user folders go at the end: what each failed execution of ours said is printed here.
 		for (const line of await failedExecutions(folders.ours))
 			log(`  S ours, not a success: ${line}`);
+		if (process.env.SOAK_WEBHOOK_TIMING === '1')
+			for (const side of ['ours', 'anchor'])
+				for (const line of webhookSteps(timingFile(side), WARMUP_MINUTES))
+					log(`  S ${side} webhook steps, ${line}`);
 
 		// The triggers: every event of account A (delivered to the endpoint) once.
 		const ourDeliveries = deliveries.filter((d) => d.endpoint_id === endpoint.id);
