@@ -54,7 +54,7 @@ if (!isReleaseChild()) {
 		await runEveryRelease({
 			script: fileURLToPath(import.meta.url),
 			versions: chosenVersions(process.argv),
-			// Side by side: a slow restart no longer runs the compressed retries out, since the long gaps'
+			// Side by side: a slow restart cannot run the compressed retries out, since the long gaps'
 			// attempts run early once n8n answers ready (faults/figures.mjs waitForServiceDone).
 			sideBySide: !process.argv.includes('--in-turn'),
 			prefix: 'e2e:faults',
