@@ -225,10 +225,13 @@ describe('Control: reset and seed', () => {
 describe('Control: npm run sandbox (CLI)', () => {
 	test('starts on the given port, prints its URL and the four demo keys, stops cleanly on SIGTERM', async () => {
 		const root = path.resolve(__dirname, '..', '..');
+		// As `npm run sandbox` runs it: tsx as a loader in the one process, which gets the signal itself (tsx's
+		// own CLI relays it to a child and exits 143 when the child does not confirm within 30 ms).
 		const child = spawn(
 			process.execPath,
 			[
-				path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+				'--import',
+				'tsx',
 				'sandbox/src/cli.ts',
 				'--port',
 				'0',
