@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { PROJECT_ROOT } from './install-n8n.mjs';
+import { importJson } from './n8n.mjs';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
 export const CSV_FILE = path.join(EXAMPLES_DIR, 'data', 'leads.csv');
@@ -133,4 +134,18 @@ export function readCsv(file = CSV_FILE) {
 		});
 	const [header, ...body] = rows;
 	return body.map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
+}
+
+/**
+ * Imports the Content Marketing credential for `sandbox`'s full key into the n8n of `cli`
+ * (`{ userFolder, env }`, n8n stopped); resolves to its id.
+ */
+export async function importSandboxCredential(sandbox, cli) {
+	const [credential] = credentialsFor({
+		sandboxUrl: sandbox.url,
+		apiKey: sandbox.keys.full,
+		smtpPort: 25,
+	});
+	await importJson('import:credentials', [credential], cli);
+	return credential.id;
 }

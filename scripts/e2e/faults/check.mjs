@@ -16,13 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { credentialsFor, CREDENTIALS } from '../examples.mjs';
+import { CREDENTIALS, importSandboxCredential } from '../examples.mjs';
 import { buildPackage } from '../stack.mjs';
 import { N8N_VERSION } from '../install-n8n.mjs';
 import {
 	answersReady,
 	freePort,
-	importJson,
 	n8nRequire,
 	databasePath,
 	prepareUserFolder,
@@ -203,13 +202,7 @@ try {
 	const cli = { userFolder, env: ENGINE_ENV };
 	await step('a fresh n8n user folder: the package, the credential', async () => {
 		prepareUserFolder(userFolder, { clean: true });
-		const [credential] = credentialsFor({
-			sandboxUrl: sandbox.url,
-			apiKey: sandbox.keys.full,
-			smtpPort: 25,
-		});
-		await importJson('import:credentials', [credential], cli);
-		return { detail: credential.id };
+		return { detail: await importSandboxCredential(sandbox, cli) };
 	});
 
 	const port = await freePort();

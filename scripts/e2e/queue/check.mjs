@@ -11,15 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { credentialsFor } from '../examples.mjs';
+import { importSandboxCredential } from '../examples.mjs';
 import { installN8n, N8N_VERSION, PROJECT_ROOT } from '../install-n8n.mjs';
-import {
-	answersReady,
-	importJson,
-	ownerCookie,
-	publishRunning,
-	saveWorkflowsRunning,
-} from '../n8n.mjs';
+import { answersReady, ownerCookie, publishRunning, saveWorkflowsRunning } from '../n8n.mjs';
 import { holdsJournalEntry } from '../journal.mjs';
 import { createProgress } from '../progress.mjs';
 import { chosenVersions, isReleaseChild, runEveryRelease } from '../releases.mjs';
@@ -217,15 +211,9 @@ try {
 		env: { ...sharedEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 	};
 
-	await step('import the credential (PostgreSQL)', async () => {
-		const [credential] = credentialsFor({
-			sandboxUrl: sandbox.url,
-			apiKey: sandbox.keys.full,
-			smtpPort: 25,
-		});
-		await importJson('import:credentials', [credential], cli);
-		return { detail: credential.id };
-	});
+	await step('import the credential (PostgreSQL)', async () => ({
+		detail: await importSandboxCredential(sandbox, cli),
+	}));
 	await step('start the main (activation only: N8N_DISABLE_PRODUCTION_MAIN_PROCESS)', async () => {
 		const took = await main.start();
 		return { detail: `ready in ${took.toFixed(1)} s, pid ${main.pid}` };
