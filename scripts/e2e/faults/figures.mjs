@@ -134,9 +134,9 @@ export async function waitForExecutionsSettled(list, { quietMs = 5000, timeoutMs
  * left it in status `new` (created, never run). `failedByN8n`: ids of executions n8n stored and then
  * failed before running them (named so in its own log, e.g. a worker that could not load the execution
  * while PostgreSQL restarted); an acknowledged event whose only execution is one of them counts apart.
- * `wiped`: executions `[{ id, createdMs }]` n8n failed (its log names them) and whose stored data it
- * replaced by its error, so that they no longer name their event (n8n's processError after a lost Redis
- * job); a lost event counts apart when one of them, each used once, was created during one of its attempts.
+ * `wiped`: executions `[{ id, events }]` n8n failed (its log names them) and whose stored data it
+ * replaced by its error (n8n's processError after a lost Redis job), `events` the event ids that data held
+ * before (the database's record of it); a lost event counts apart when one of them held it.
  */
 export function eventFigures(log, executions, { failedByN8n = new Set(), wiped = [] } = {}) {
 	const events = new Map();
@@ -146,10 +146,8 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 			acked: undefined,
 			startup: 0,
 			answers: [],
-			windows: [],
 		};
 		event.attempts++;
-		event.windows.push(attemptWindow(d));
 		event.answers.push(`${d.attempt}: ${d.status_code ?? d.error}`);
 		if (d.status_code === 200 && STARTING_UP.test(d.response_excerpt ?? '')) event.startup++;
 		if (d.ok && event.acked === undefined) event.acked = d;
@@ -206,14 +204,10 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 		twiceSucceededIds: [],
 		extraRuns: 0,
 	};
-	const unused = [...wiped].sort((a, b) => a.createdMs - b.createdMs);
-	/** The earliest wiped execution not matched yet that was created during one of `event`'s attempts. */
-	const wipedDuring = (event) => {
-		const index = unused.findIndex(({ createdMs }) =>
-			event.windows.some(([from, to]) => createdMs >= from && createdMs <= to),
-		);
-		return index === -1 ? undefined : unused.splice(index, 1)[0];
-	};
+	/** Event id -> the id of a wiped execution whose data held it. */
+	const wipedHolding = new Map(
+		wiped.flatMap(({ id, events: held }) => held.map((event) => [event, String(id)])),
+	);
 	for (const [id, event] of events) {
 		const count = runs.get(id) ?? 0;
 		if (count >= 2) {
@@ -233,9 +227,9 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 			figures.lostToN8nFailure.push({ event: id, execution: storedNotRun.get(id) });
 		else {
 			const unrun = leftNew.get(id);
-			const dropped = unrun === undefined ? wipedDuring(event) : undefined;
+			const dropped = unrun === undefined ? wipedHolding.get(id) : undefined;
 			if (dropped !== undefined) {
-				figures.lostToN8nWiped.push({ event: id, execution: String(dropped.id) });
+				figures.lostToN8nWiped.push({ event: id, execution: dropped });
 				continue;
 			}
 			if (unrun !== undefined) figures.lostUnrun.push(unrun);
@@ -245,16 +239,6 @@ export function eventFigures(log, executions, { failedByN8n = new Set(), wiped =
 		}
 	}
 	return figures;
-}
-
-/**
- * When n8n may have created an attempt's execution: from the attempt's start (the log's whole second) to
- * its answer, plus a margin; with no answer, n8n may still have been storing it long after.
- */
-function attemptWindow(d) {
-	const from = Date.parse(d.at);
-	const margin = d.status_code === null ? 60_000 : 2000;
-	return [from, from + 1000 + d.duration_ms + margin];
 }
 
 const percent = (part, whole) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(1));

@@ -805,6 +805,7 @@ try {
 				webhook_retry_delays_ms: FAULT_RETRIES_MS,
 			});
 			await sandbox.client.control('DELETE', '/_sandbox/deliveries');
+			postgres.keepReplacedEventIds();
 			const t0 = Date.now();
 			const at = (s) => sleep(Math.max(0, t0 + s * 1000 - Date.now()));
 			// Each fault as it struck (seconds into the stream): the stream goes on until the last did.
@@ -896,18 +897,20 @@ try {
 					.map((match) => match[1]),
 			);
 			// Executions of the stream's time that n8n failed, its log naming them, and whose data it
-			// replaced by its error (no lead of any stream left in it).
+			// replaced by its error (no lead of any stream left in it), each with the events its data held
+			// before (PostgreSQL's record of the replaced data: keepReplacedEventIds).
+			const heldBefore = postgres.replacedEventIds();
 			const wipedOf = (workflowId) =>
 				postgres
 					.query(
-						`SELECT e.id, e.status, (extract(epoch FROM e."createdAt") * 1000)::bigint AS created FROM execution_entity e` +
+						`SELECT e.id, e.status FROM execution_entity e` +
 							` LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId}'` +
 							` AND e."createdAt" >= to_timestamp(${Math.floor(t0 / 1000)}) AND coalesce(d.data, '') NOT LIKE '%@example.com%'`,
 					)
 					.filter(
 						(row) => failedByN8n.has(String(row.id)) && ['error', 'crashed'].includes(row.status),
 					)
-					.map((row) => ({ id: row.id, createdMs: Number(row.created) }));
+					.map((row) => ({ id: row.id, events: heldBefore.get(String(row.id)) ?? [] }));
 			const trigger = eventFigures(
 				log.filter((d) => d.endpoint_id === endpoint.id),
 				ofStream(WORKFLOW_IDS.trigger),

@@ -205,6 +205,37 @@ export async function startPostgres(dir) {
 				),
 			);
 		},
+		/**
+		 * From now on, keeps each event id an execution's stored data held when n8n replaces or deletes that
+		 * data without it (`replacedEventIds`): n8n's own record of which event a dropped execution carried.
+		 * Call once n8n has created its tables.
+		 */
+		keepReplacedEventIds() {
+			psql(`CREATE TABLE cm_check_replaced_events ("executionId" integer, event_id text);
+CREATE FUNCTION cm_check_keep_event_ids() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP = 'DELETE' THEN
+		INSERT INTO cm_check_replaced_events SELECT DISTINCT OLD."executionId", m[1]
+			FROM regexp_matches(OLD.data::text, '(evt_[0-9A-Za-z]+)', 'g') AS m;
+		RETURN OLD;
+	END IF;
+	INSERT INTO cm_check_replaced_events SELECT DISTINCT OLD."executionId", m[1]
+		FROM regexp_matches(OLD.data::text, '(evt_[0-9A-Za-z]+)', 'g') AS m
+		WHERE position(m[1] IN coalesce(NEW.data::text, '')) = 0;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER cm_check_keep_event_ids BEFORE UPDATE OR DELETE ON execution_data
+	FOR EACH ROW EXECUTE FUNCTION cm_check_keep_event_ids();`);
+		},
+		/** Execution id -> the event ids its stored data held before n8n replaced it (keepReplacedEventIds). */
+		replacedEventIds() {
+			const held = new Map();
+			for (const row of this.query(
+				'SELECT DISTINCT "executionId" AS id, event_id FROM cm_check_replaced_events',
+			))
+				held.set(String(row.id), [...(held.get(String(row.id)) ?? []), row.event_id]);
+			return held;
+		},
 		port,
 		version: found.version,
 		/** Rows of `sql` as objects (one json_agg round trip). */
