@@ -9,6 +9,8 @@
 /** What the wait needs of the call's HTTP response (Node's ServerResponse). */
 export interface CallResponse {
 	readonly writableEnded: boolean;
+	/** True once its connection closed: 'close' was emitted then, and nothing is emitted after it. */
+	readonly destroyed?: boolean;
 	once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
@@ -38,7 +40,9 @@ const lines = new Map<string, SaveLine>();
 /** Resolves once `response` was sent (n8n saved static data before) or its connection closed. */
 export function answered(response: CallResponse): Promise<void> {
 	return new Promise((resolve) => {
-		if (response.writableEnded) return resolve();
+		// A connection the service closed (its 5 s) emits no 'finish' or 'close' again, even when n8n
+		// ends the response later: a wait that starts then would never end.
+		if (response.writableEnded || response.destroyed === true) return resolve();
 		response.once('finish', resolve);
 		response.once('close', resolve);
 	});
