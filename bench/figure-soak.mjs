@@ -36,16 +36,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { N8N_VERSION, PROJECT_ROOT } from '../scripts/e2e/install-n8n.mjs';
-import {
-	executionData,
-	importJson,
-	n8nRequire,
-	prepareUserFolder,
-	queryDb,
-	runN8nOk,
-	startN8n,
-} from '../scripts/e2e/n8n.mjs';
+import { executionData, n8nRequire, queryDb, startN8n } from '../scripts/e2e/n8n.mjs';
 import { startSandboxInProcess } from '../scripts/e2e/sandbox.mjs';
+import { prepareBenchFolder } from './user-folder.mjs';
 import { CREDENTIAL } from './workflow.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
@@ -603,24 +596,17 @@ export async function figureSoak({ log, row }) {
 		// Both n8n set up side by side: the user folders, workflows published, then started.
 		const setUp = async (side) => {
 			const userFolder = folders[side];
-			prepareUserFolder(userFolder, { clean: true });
 			const opts = { userFolder, env: { ...env, ...timingEnv(side) } };
-			if (side === 'ours') {
-				await importJson(
-					'import:credentials',
-					[{ ...CREDENTIAL, data: { apiKey: sandbox.keys.full, baseUrl: sandbox.url } }],
-					opts,
-				);
-				await importJson('import:workflow', ourWorkflows(), opts);
-			} else {
-				await importJson(
-					'import:workflow',
-					anchorWorkflows({ sandboxUrl: sandbox.url, key: sandbox.keys.other_account }),
-					opts,
-				);
-			}
-			for (const id of Object.values(side === 'ours' ? OURS : ANCHOR))
-				await runN8nOk(['publish:workflow', `--id=${id}`], opts);
+			// The anchor's n8n holds the credential too, unused: its workflows call the sandbox with their own key.
+			await prepareBenchFolder(
+				userFolder,
+				sandbox,
+				side === 'ours'
+					? ourWorkflows()
+					: anchorWorkflows({ sandboxUrl: sandbox.url, key: sandbox.keys.other_account }),
+				Object.values(side === 'ours' ? OURS : ANCHOR),
+				opts.env,
+			);
 			const n8n = await startN8n({ userFolder, env: opts.env });
 			running[side] = n8n;
 			await n8n.ready;

@@ -3,10 +3,13 @@
 import { importJson, prepareUserFolder, runN8nOk } from '../scripts/e2e/n8n.mjs';
 import { CREDENTIAL } from './workflow.mjs';
 
-/** Fills `userFolder` (made by the caller, who removes it) for an n8n that talks to `sandbox`. */
-export async function prepareBenchFolder(userFolder, sandbox, workflows, publishedIds) {
+/**
+ * Fills `userFolder` (made by the caller, who removes it) for an n8n that talks to `sandbox`; `env` is
+ * the environment of the n8n commands it runs.
+ */
+export async function prepareBenchFolder(userFolder, sandbox, workflows, publishedIds, env = {}) {
 	prepareUserFolder(userFolder, { clean: true });
-	const opts = { userFolder, env: {} };
+	const opts = { userFolder, env };
 	await importJson(
 		'import:credentials',
 		[{ ...CREDENTIAL, data: { apiKey: sandbox.keys.full, baseUrl: sandbox.url } }],
