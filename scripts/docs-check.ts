@@ -140,6 +140,11 @@ export const CONSTANTS: Array<{ figures: string[]; file: string; defines: RegExp
 		defines: /DEFER_AFTER_WAIT_MS = 1500/,
 	},
 	{
+		figures: ['30 s'],
+		file: 'nodes/ContentMarketing/trigger/eventLedger.ts',
+		defines: /RETRY_SETTLE_SECONDS = 30/,
+	},
+	{
 		figures: ['8 calls'],
 		file: 'nodes/ContentMarketing/trigger/saveOrder.ts',
 		defines: /MAX_WAITING_CALLS = 8/,

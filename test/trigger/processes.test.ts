@@ -5,6 +5,7 @@ import {
 	DEFER_AFTER_WAIT_MS,
 	MAX_WAITING_CALLS,
 } from '../../dist/nodes/ContentMarketing/trigger/saveOrder';
+import { RETRY_SETTLE_SECONDS } from '../../dist/nodes/ContentMarketing/trigger/eventLedger';
 import type { DeliveryResult, Harness, StaticDataStore, TriggerHarness } from '../harness';
 import type { EndpointRecord } from './trigger-bed';
 import {
@@ -21,6 +22,7 @@ import {
 	signedHeaders,
 	sleep,
 	triggerOf,
+	unixNow,
 } from './trigger-bed';
 
 /**
@@ -82,9 +84,14 @@ interface SignedEvent {
 	body: string;
 }
 
-function events(count: number): SignedEvent[] {
+/**
+ * Events created RETRY_SETTLE_SECONDS ago unless `createdSecondsAgo` says otherwise: their retries are
+ * those the service sends once another process has had time to save (the settling test is about the
+ * earlier ones).
+ */
+function events(count: number, createdSecondsAgo = RETRY_SETTLE_SECONDS): SignedEvent[] {
 	return Array.from({ length: count }, () => {
-		const body = eventBody('lead.created', leadFixture());
+		const body = eventBody('lead.created', leadFixture(), {}, createdSecondsAgo);
 		return { id: (JSON.parse(body) as { id: string }).id, body };
 	});
 }
@@ -183,6 +190,39 @@ const executions = (trigger: TriggerHarness) =>
 const bodyOf = (result: { responseBody: string }) => JSON.parse(result.responseBody) as IDataObject;
 
 describe('Content Marketing Trigger: one event, one execution across processes and restarts', () => {
+	test('an early retry this process has no record of is answered 503 and runs nothing; signed after the settle window, it runs once, and a saved one is a duplicate at once', async () => {
+		const shared = await cluster();
+		const [first, second] = await Promise.all([shared.start(), shared.start()]);
+		const [unseen, accepted] = events(2, 0);
+
+		// An attempt 2 of an event no process accepted, signed just after the event: it waits.
+		const early = await deliver(second, shared.secret, unseen, 2);
+		expect(early.status).toBe(503);
+		expect(bodyOf(early)).toEqual({ error: 'event_deferred' });
+		expect(executions(second)).toBe(0);
+
+		// The service's next attempt, signed once the window has passed, runs it, once.
+		const late = await second.deliver({
+			body: unseen.body,
+			headers: {
+				...signedHeaders(sign(shared.secret, unseen.body, unixNow() + RETRY_SETTLE_SECONDS)),
+				'CM-Delivery-Attempt': '3',
+			},
+		});
+		expect(bodyOf(late).reason).toBe('new event');
+		expect(executions(second)).toBe(1);
+
+		// An early retry of an event another process accepted and saved is a duplicate, not held back.
+		expect(bodyOf(await deliver(first, shared.secret, accepted, 1)).reason).toBe('new event');
+		expect(bodyOf(await deliver(second, shared.secret, accepted, 2)).reason).toBe('duplicate');
+		expect(executions(first) + executions(second)).toBe(2);
+
+		// A `created_at` after the signing is no clock to wait by: the retry runs at once.
+		const [future] = events(1, -3600);
+		expect(bodyOf(await deliver(second, shared.secret, future, 2)).reason).toBe('new event');
+		expect(executions(first) + executions(second)).toBe(3);
+	});
+
 	test('an execution n8n re-runs after a kill (n8n 2.41) makes the retry of its event a duplicate, also after one more restart', async () => {
 		const shared = await cluster();
 		const { killed, stored } = await killedOnceStored(shared);

@@ -93,12 +93,22 @@ export function eventId(): string {
 	return `evt_${randomBytes(8).toString('hex')}`;
 }
 
-/** A delivery body shaped like the sandbox's (docs/api-contract.md §10). */
-export function eventBody(type: string, lead: IDataObject, extra: IDataObject = {}): string {
+/**
+ * A delivery body shaped like the sandbox's (docs/api-contract.md §10), the event created
+ * `createdSecondsAgo` before now.
+ */
+export function eventBody(
+	type: string,
+	lead: IDataObject,
+	extra: IDataObject = {},
+	createdSecondsAgo = 0,
+): string {
 	return JSON.stringify({
 		id: eventId(),
 		type,
-		created_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+		created_at: new Date(Date.now() - createdSecondsAgo * 1000)
+			.toISOString()
+			.replace(/\.\d{3}Z$/, 'Z'),
 		api_version: 'v1',
 		account_id: ACCOUNT_A,
 		data: { lead, ...extra },

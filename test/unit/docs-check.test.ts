@@ -279,6 +279,7 @@ const DEFINITIONS: Record<string, string> = {
 	'nodes/ContentMarketing/pollTrigger/budget.ts': 'export const MAX_POLL_BUDGET_MS = 30_000;',
 	'nodes/ContentMarketing/trigger/eventLedger.ts': [
 		'export const PENDING_STALE_SECONDS = 60;',
+		'export const RETRY_SETTLE_SECONDS = 30;',
 		'export const DEDUPE_HORIZON_SECONDS = 8 * 3600;',
 		'export const JOURNAL_SLACK_SECONDS = 45;',
 		'export const JOURNAL_MAX_IDS = 4096;',

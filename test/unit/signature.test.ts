@@ -104,16 +104,21 @@ describe('expectedSignature', () => {
 });
 
 describe('verifySignature', () => {
-	test('accepts the signature of the exact body and names the secret that matched', () => {
-		expect(verify(header(NOW, hmac(SECRET, NOW)))).toEqual({ ok: true, secretIndex: 0 });
+	test('accepts the signature of the exact body, names the secret that matched and when it was signed', () => {
+		expect(verify(header(NOW, hmac(SECRET, NOW)))).toEqual({
+			ok: true,
+			secretIndex: 0,
+			signedAt: NOW,
+		});
 		const rotated = verify(header(NOW, hmac(SECRET, NOW)), { secrets: ['whsec_new', SECRET] });
-		expect(rotated).toEqual({ ok: true, secretIndex: 1 });
+		expect(rotated).toEqual({ ok: true, secretIndex: 1, signedAt: NOW });
 	});
 
 	test('accepts when any one of several v1 matches', () => {
 		expect(verify(header(NOW, hmac('whsec_other', NOW), hmac(SECRET, NOW)))).toEqual({
 			ok: true,
 			secretIndex: 0,
+			signedAt: NOW,
 		});
 	});
 
@@ -135,8 +140,8 @@ describe('verifySignature', () => {
 
 	test(`the window is ${SIGNATURE_TOLERANCE_SECONDS} s either side of the receiver's clock, edges included`, () => {
 		const at = (timestamp: number) => verify(header(timestamp, hmac(SECRET, timestamp)));
-		expect(at(NOW - SIGNATURE_TOLERANCE_SECONDS)).toEqual({ ok: true, secretIndex: 0 });
-		expect(at(NOW + SIGNATURE_TOLERANCE_SECONDS)).toEqual({ ok: true, secretIndex: 0 });
+		expect(at(NOW - SIGNATURE_TOLERANCE_SECONDS)).toMatchObject({ ok: true, secretIndex: 0 });
+		expect(at(NOW + SIGNATURE_TOLERANCE_SECONDS)).toMatchObject({ ok: true, secretIndex: 0 });
 		expect(at(NOW - SIGNATURE_TOLERANCE_SECONDS - 1)).toEqual({ ok: false, reason: 'stale' });
 		expect(at(NOW + SIGNATURE_TOLERANCE_SECONDS + 1)).toEqual({ ok: false, reason: 'stale' });
 	});
@@ -176,6 +181,7 @@ describe('verifySignature', () => {
 		expect(verify(header(`0${NOW}`, hmac(SECRET, `0${NOW}`)))).toEqual({
 			ok: true,
 			secretIndex: 0,
+			signedAt: NOW,
 		});
 		expect(verify(header(`0${NOW}`, hmac(SECRET, NOW)))).toEqual({ ok: false, reason: 'mismatch' });
 	});

@@ -132,9 +132,18 @@ export interface StoredDedupe {
 export type Verdict = 'new' | 'duplicate' | 'in progress';
 
 /**
+ * A retry of an event this process has no record of, sent sooner than this after the event was created,
+ * waits for the service's next attempt: another process may have accepted an earlier attempt whose
+ * journal n8n saves only after storing the execution, which a slow database delays past the service's
+ * 5 s. The contract's gaps (§10) put attempt 3 past it, so only attempt 2 can wait.
+ */
+export const RETRY_SETTLE_SECONDS = 30;
+
+/**
  * `new`: run it, and call acceptEvent once n8n has stored the execution. `duplicate`: this process
  * accepted it, an execution of this process claimed it, or (for a retry) the journal holds its
- * fingerprint. `in progress`: an earlier attempt is still being stored by this process; nothing to save.
+ * fingerprint. `in progress`: an earlier attempt is still being stored by this process; `settling`: a
+ * retry this process has no record of, sent within RETRY_SETTLE_SECONDS of the event; nothing to save.
  */
 export type CheckResult =
 	| {
@@ -145,7 +154,8 @@ export type CheckResult =
 			 */
 			store: JournalSegments | undefined;
 	  }
-	| { verdict: 'in progress' };
+	| { verdict: 'in progress' }
+	| { verdict: 'settling' };
 
 /** Pending events older than this are dropped from memory (their retries have long run or stopped). */
 const PENDING_FORGET_SECONDS = 3600;
@@ -177,8 +187,9 @@ function takeIn(
 /**
  * Whether `eventId` is new (see the header). `attempt` is the delivery's CM-Delivery-Attempt, undefined
  * when missing or unreadable; `response` the call's HTTP response; `nodeScope` the node's claims
- * (claimScope), undefined for a test call. A new event is pending until acceptEvent. Synchronous on
- * purpose: no other call of this process can run between check and mark.
+ * (claimScope), undefined for a test call; `sentAfterSeconds` how long after the event's creation the
+ * service signed this attempt (both by its clock), undefined when unknown. A new event is pending until
+ * acceptEvent. Synchronous on purpose: no other call of this process can run between check and mark.
  */
 export function checkEvent(
 	scope: string,
@@ -188,6 +199,7 @@ export function checkEvent(
 	nowSeconds: number,
 	response: PendingEvent['response'],
 	nodeScope?: string,
+	sentAfterSeconds?: number,
 ): CheckResult {
 	const known = memoryFor(scope);
 	forgetOld(known.accepted, nowSeconds);
@@ -205,6 +217,16 @@ export function checkEvent(
 		return { verdict: 'duplicate', store: changed ? known.journal.segments : undefined };
 	}
 	const earlier = known.pending.get(eventId);
+	if (
+		earlier === undefined &&
+		attempt !== undefined &&
+		attempt > 1 &&
+		sentAfterSeconds !== undefined &&
+		// A `created_at` after the signing is not the service's clock: no wait rests on it.
+		sentAfterSeconds >= 0 &&
+		sentAfterSeconds < RETRY_SETTLE_SECONDS
+	)
+		return { verdict: 'settling' };
 	if (
 		earlier !== undefined &&
 		!earlier.response.writableEnded &&
@@ -394,7 +416,8 @@ async function recordRun(nodeScope: string, eventId: string, nowSeconds: number)
  * What receiveDelivery does with a verified, wanted event: run it (`new`; `remember` once n8n has
  * stored its execution), acknowledge it (`duplicate`), or answer 503 (`in progress`: an earlier attempt
  * is still being stored here; `deferred`: it waited long for the earlier saves, so its answer would
- * likely come after the service's 5 s and its retry could reach a process that cannot see its entry).
+ * likely come after the service's 5 s and its retry could reach a process that cannot see its entry, or
+ * it is an early retry this process has no record of, `settling` in checkEvent).
  */
 export type Decision =
 	| { verdict: 'new'; remember: () => void }
@@ -403,7 +426,8 @@ export type Decision =
 	| { verdict: 'deferred' };
 
 /**
- * Decides on `eventId` delivered to `endpoint` (attempt `attempt`, CM-Delivery-Attempt). The journal
+ * Decides on `eventId` delivered to `endpoint` (attempt `attempt`, CM-Delivery-Attempt, signed
+ * `sentAfterSeconds` after the event's creation). The journal
  * goes into static data whenever the stored one lacks some of this process's entries, on a duplicate
  * too (a save another call overwrote), so that the other processes see them again; a call that will
  * save it first waits for the earlier such calls' saves, so that none lands last with fewer entries.
@@ -415,13 +439,24 @@ export async function decideEvent(
 	eventId: string,
 	attempt: number | undefined,
 	nowSeconds: number,
+	sentAfterSeconds?: number,
 ): Promise<Decision> {
 	const scope = dedupeScope.call(this, endpoint.id);
 	const response = this.getResponseObject();
 	const stored = { recent: readJournal(staticData, endpoint.url) };
 	const nodeScope = claimScope.call(this);
-	const check = checkEvent(scope, stored, eventId, attempt, nowSeconds, response, nodeScope);
+	const check = checkEvent(
+		scope,
+		stored,
+		eventId,
+		attempt,
+		nowSeconds,
+		response,
+		nodeScope,
+		sentAfterSeconds,
+	);
 	if (check.verdict === 'in progress') return { verdict: 'in progress' };
+	if (check.verdict === 'settling') return { verdict: 'deferred' };
 	const waitedMs =
 		check.verdict === 'new' || check.store !== undefined
 			? await waitForEarlierSaves(scope, response)

@@ -50,6 +50,16 @@ function deliveryAttempt(this: IWebhookFunctions): number | undefined {
 	return text !== undefined && /^[1-9]\d{0,5}$/.test(text) ? Number(text) : undefined;
 }
 
+/**
+ * Seconds from the event's `created_at` to the signing of this attempt, both by the service's clock (so
+ * n8n's clock does not matter); undefined when `created_at` is unreadable.
+ */
+function sentAfterCreation(event: DeliveredEvent, signedAt: number): number | undefined {
+	const createdAt = event.body.created_at;
+	const createdMs = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
+	return Number.isNaN(createdMs) ? undefined : signedAt - Math.floor(createdMs / 1000);
+}
+
 async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
 	const req = this.getRequestObject();
 	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
@@ -124,6 +134,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		event.id,
 		attempt,
 		nowSeconds,
+		sentAfterCreation(event, verdict.signedAt),
 	);
 	if (decision.verdict === 'in progress') return refuse.call(this, 503, 'event_in_progress');
 	if (decision.verdict === 'deferred') return refuse.call(this, 503, 'event_deferred');

@@ -18,7 +18,12 @@ export interface ParsedSignature {
 export type SignatureFailure = 'missing' | 'malformed' | 'stale' | 'mismatch';
 
 export type SignatureVerdict =
-	| { ok: true; secretIndex: number }
+	| {
+			ok: true;
+			secretIndex: number;
+			/** `t`: when the service signed this attempt (unix seconds). */
+			signedAt: number;
+	  }
 	| { ok: false; reason: SignatureFailure };
 
 export interface VerifyInput {
@@ -91,7 +96,7 @@ export function verifySignature(input: VerifyInput): SignatureVerdict {
 			if (candidate.length === expected.length && timingSafeEqual(candidate, expected))
 				matched = true;
 		}
-		if (matched) return { ok: true, secretIndex };
+		if (matched) return { ok: true, secretIndex, signedAt: Number(parsed.timestamp) };
 	}
 	return { ok: false, reason: 'mismatch' };
 }

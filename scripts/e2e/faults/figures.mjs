@@ -47,14 +47,39 @@ export function eventIdsIn(text) {
 }
 
 /**
+ * The ids of the lead.created events (GET /v1/events) since `sinceMs` whose lead's e-mail contains
+ * `emailPart`: a stream's own events, on an endpoint that earlier events may still be retried to.
+ */
+export async function leadEventIds(sandbox, emailPart, sinceMs) {
+	const since = new Date(Math.floor(sinceMs / 1000) * 1000 - 1000).toISOString().slice(0, 19) + 'Z';
+	const ids = new Set();
+	let cursor;
+	do {
+		const page = await sandbox.client.api(
+			'GET',
+			`/v1/events?type=lead.created&created_after=${since}&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+		);
+		for (const event of page.data)
+			if (String(event.data?.lead?.email ?? '').includes(emailPart)) ids.add(event.id);
+		cursor = page.has_more ? page.next_cursor : undefined;
+	} while (cursor);
+	return ids;
+}
+
+/**
  * The service's deliveries of `events` lead.created events to each of `endpointIds` so far (`log`), and
  * those it still owes: events with no attempt yet (`unlogged`) or not acknowledged with attempts left
- * (`waiting`); `pending` counts both.
+ * (`waiting`); `pending` counts both. With `eventIds` (the stream's ids, `events` of them) only their
+ * deliveries count; without, the endpoints must have received no other event since the log was
+ * cleared: more events than `events` in it throws, naming them, since the counts would be wrong.
  */
-export async function deliveriesOutstanding(sandbox, endpointIds, events) {
+export async function deliveriesOutstanding(sandbox, endpointIds, events, eventIds) {
 	const lastAttempt = 1 + FAULT_RETRIES_MS.length;
 	const log = (await sandbox.client.control('GET', '/_sandbox/deliveries')).filter(
-		(d) => endpointIds.includes(d.endpoint_id) && d.type === 'lead.created',
+		(d) =>
+			endpointIds.includes(d.endpoint_id) &&
+			d.type === 'lead.created' &&
+			(eventIds === undefined || eventIds.has(d.event_id)),
 	);
 	const open = new Map();
 	for (const d of log) {
@@ -64,8 +89,13 @@ export async function deliveriesOutstanding(sandbox, endpointIds, events) {
 		state.attempts = Math.max(state.attempts, d.attempt);
 		open.set(key, state);
 	}
+	const expected = endpointIds.length * events;
+	if (open.size > expected)
+		throw new Error(
+			`the delivery log holds ${open.size} endpoint x event pairs, the stream only ${expected}: ${[...open.keys()].slice(0, 5).join(', ')} ...`,
+		);
 	const waiting = [...open.values()].filter((s) => !s.ok && s.attempts < lastAttempt);
-	const unlogged = endpointIds.length * events - open.size;
+	const unlogged = expected - open.size;
 	return { log, waiting, unlogged, pending: waiting.length + unlogged };
 }
 
@@ -73,14 +103,15 @@ export async function deliveriesOutstanding(sandbox, endpointIds, events) {
  * Waits until the service stopped delivering `events` events to each endpoint: every one logged, and
  * either acknowledged or out of attempts. With `receiverUp`, once every open event waits for an attempt
  * after a long gap and the receiver answers ready, the sandbox runs those attempts early, 20 a second:
- * the long gaps stand for the service's hours, which outlast any restart. Returns the delivery log
+ * the long gaps stand for the service's hours, which outlast any restart. With `eventIds`, `events`
+ * is their count and only their deliveries count (deliveriesOutstanding). Returns the delivery log
  * entries of these endpoints.
  */
 export async function waitForServiceDone(
 	sandbox,
 	endpointIds,
 	events,
-	{ timeoutMs = 360_000, receiverUp } = {},
+	{ timeoutMs = 360_000, receiverUp, eventIds } = {},
 ) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -88,6 +119,7 @@ export async function waitForServiceDone(
 			sandbox,
 			endpointIds,
 			events,
+			eventIds,
 		);
 		if (pending === 0) return log;
 		if (Date.now() > deadline)
