@@ -129,7 +129,7 @@ export interface StoredDedupe {
 	recent: unknown;
 }
 
-export type Verdict = 'new' | 'duplicate' | 'in progress';
+export type Verdict = CheckResult['verdict'];
 
 /**
  * A retry of an event this process has no record of, sent sooner than this after the event was created,
